@@ -1,0 +1,62 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { randomUUID } from 'node:crypto';
+import type { Config } from '@cc/shared/config.ts';
+import { oidcIssuer } from '@cc/shared/config.ts';
+import configPlugin from './plugins/external/config.ts';
+import pgPlugin from './plugins/external/pg.ts';
+import queuesPlugin from './plugins/external/queues.ts';
+import errorHandler from './plugins/app/error-handler.ts';
+import authPlugin from './plugins/app/auth.ts';
+import routePolicyGuard from './plugins/app/route-policy-guard.ts';
+import metricsPlugin from './plugins/app/metrics.ts';
+import swaggerPlugin from './plugins/app/swagger.ts';
+import bullBoardPlugin from './plugins/app/bull-board.ts';
+import staticWeb from './plugins/app/static-web.ts';
+import { localOidcProvider } from './oidc/local-provider.ts';
+import healthRoutes from './routes/health.ts';
+import authRoutes from './routes/auth/index.ts';
+import oidcRoutes from './routes/auth/oidc.ts';
+import claimsRoutes from './routes/customers/claims.ts';
+import logRoutes from './routes/logs/index.ts';
+import mailRoutes from './routes/ops/mail.ts';
+
+/** Builds the api; `main.ts` listens, tests use `inject()`. */
+export async function buildApp(config: Config, opts: { logger?: boolean } = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger === false ? false : { level: config.LOG_LEVEL },
+    genReqId: (req) => (req.headers['x-request-id'] as string | undefined) ?? randomUUID(),
+    requestIdHeader: 'x-request-id',
+    ajv: { customOptions: { removeAdditional: 'all', coerceTypes: 'array', useDefaults: true } },
+    trustProxy: true,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // external: config, stores, queues
+  await app.register(configPlugin, { config });
+  await app.register(pgPlugin);
+  await app.register(queuesPlugin);
+  // app: cross-cutting concerns, registered before any route so every route passes through them
+  await app.register(errorHandler);
+  await app.register(authPlugin);
+  await app.register(routePolicyGuard);
+  await app.register(swaggerPlugin);
+  await app.register(metricsPlugin);
+  await app.register(bullBoardPlugin);
+  // routes
+  await app.register(healthRoutes);
+  await app.register(authRoutes);
+  await app.register(oidcRoutes);
+  await app.register(claimsRoutes);
+  await app.register(logRoutes);
+  await app.register(mailRoutes);
+  if (config.OIDC === 'local') {
+    await app.register(localOidcProvider, {
+      prefix: '/oidc',
+      issuer: oidcIssuer(config),
+      clientId: config.OIDC_CLIENT_ID,
+      clientSecret: config.OIDC_CLIENT_SECRET,
+    });
+  }
+  await app.register(staticWeb);
+  return app;
+}

@@ -1,0 +1,24 @@
+import { loadConfig, ConfigError } from '@cc/shared/config.ts';
+import { buildApp } from './app.ts';
+
+let config;
+try {
+  config = loadConfig();
+} catch (err) {
+  if (err instanceof ConfigError) {
+    console.error(`configuration error: ${err.message}`);
+    process.exit(78);
+  }
+  throw err;
+}
+
+const app = await buildApp(config);
+const close = async (signal: string) => {
+  app.log.info({ signal }, 'shutting down');
+  await app.close();
+  process.exit(0);
+};
+process.once('SIGINT', () => void close('SIGINT'));
+process.once('SIGTERM', () => void close('SIGTERM'));
+
+await app.listen({ host: config.HOST, port: config.PORT });

@@ -1,0 +1,23 @@
+import fp from 'fastify-plugin';
+import type { FastifyError } from 'fastify';
+
+/**
+ * One error handler: every error body is exactly `{ detail }`. 4xx sends the message (validation
+ * messages name the part and property, e.g. "body must have required property 'email'");
+ * 5xx sends a generic text and logs the error with the request.
+ */
+export default fp(
+  async (app) => {
+    app.setErrorHandler((err: FastifyError, req, reply) => {
+      const status = err.statusCode && err.statusCode >= 400 ? err.statusCode : 500;
+      if (status >= 500) {
+        req.log.error({ err, method: req.method, url: req.url, params: req.params }, 'request failed');
+        return reply.code(status).send({ detail: 'Internal Server Error' });
+      }
+      const retryAfter = (err as { headers?: Record<string, string> }).headers?.['retry-after'];
+      if (status === 429 && retryAfter) reply.header('retry-after', retryAfter);
+      return reply.code(status).send({ detail: err.message });
+    });
+  },
+  { name: 'error-handler' },
+);

@@ -1,0 +1,49 @@
+import fp from 'fastify-plugin';
+import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { QUEUE_NAMES } from '@cc/shared/queues.ts';
+
+const JOB_STATES = ['waiting', 'active', 'delayed', 'failed', 'completed', 'prioritized', 'waiting-children'] as const;
+
+/**
+ * Prometheus `/metrics` of the api: HTTP latency per route and queue depth per state (read from
+ * Redis at scrape time, so it is right whichever process enqueued). Job duration and failures are
+ * measured where jobs run, on the worker's own `/metrics` (WORKER_METRICS_PORT).
+ */
+export default fp(
+  async (app) => {
+    const registry = new Registry();
+    collectDefaultMetrics({ register: registry });
+    const latency = new Histogram({
+      name: 'cc_http_request_duration_seconds',
+      help: 'HTTP request latency',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers: [registry],
+    });
+    new Gauge({
+      name: 'cc_queue_jobs',
+      help: 'Jobs per queue and state',
+      labelNames: ['queue', 'state'],
+      registers: [registry],
+      async collect() {
+        await Promise.all(
+          QUEUE_NAMES.map(async (name) => {
+            const counts = await app.producers.queues[name].getJobCounts(...JOB_STATES);
+            for (const state of JOB_STATES) this.set({ queue: name, state }, counts[state] ?? 0);
+          }),
+        );
+      },
+    });
+
+    app.addHook('onResponse', async (req, reply) => {
+      const route = req.routeOptions.url ?? 'unmatched';
+      latency.observe({ method: req.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    });
+
+    app.get('/metrics', { config: { permission: 'public', tenant: 'none' }, schema: { hide: true } }, async (_req, reply) => {
+      reply.type(registry.contentType);
+      return registry.metrics();
+    });
+  },
+  { name: 'metrics', dependencies: ['queues', 'route-policy-guard'] },
+);

@@ -1,0 +1,29 @@
+import type { Role } from './permissions.ts';
+
+export interface LabelFilter {
+  label_key: string;
+  label_value: string;
+}
+
+/** A viewer's project-label filter for one customer (spec 001 §3 User). */
+export interface CustomerFilter {
+  customer: string;
+  project_label: LabelFilter[];
+}
+
+export interface CustomerRef {
+  id: string;
+  name: string;
+  entity: string | null;
+}
+
+/** The signed-in user's claims (spec 000 §3 User, 001 §3): carried in the access token and read by the web. */
+export interface Claims {
+  email: string;
+  role: Role;
+  perms: string[];
+  admin: boolean;
+  filters: CustomerFilter[];
+  customers: CustomerRef[];
+  picture: string;
+}

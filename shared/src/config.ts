@@ -1,0 +1,102 @@
+/**
+ * The one place that reads process.env. Every setting is validated once at start-up; a bad value
+ * stops the process with a message naming the variable, so misconfiguration never surfaces later
+ * as a confusing runtime error.
+ */
+export class ConfigError extends Error {}
+
+type Parser<T> = (raw: string, name: string) => T;
+
+const str: Parser<string> = (raw) => raw;
+const int =
+  (min: number, max: number): Parser<number> =>
+  (raw, name) => {
+    const n = Number(raw);
+    if (!/^\d+$/.test(raw) || n < min || n > max) {
+      throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got '${raw}'`);
+    }
+    return n;
+  };
+const oneOf =
+  <T extends string>(...values: T[]): Parser<T> =>
+  (raw, name) => {
+    if (!(values as string[]).includes(raw)) {
+      throw new ConfigError(`${name} must be one of ${values.join(', ')}, got '${raw}'`);
+    }
+    return raw as T;
+  };
+const url =
+  (...protocols: string[]): Parser<string> =>
+  (raw, name) => {
+    let parsed: URL;
+    try {
+      parsed = new URL(raw);
+    } catch {
+      throw new ConfigError(`${name} must be a URL, got '${raw}'`);
+    }
+    if (!protocols.includes(parsed.protocol)) {
+      throw new ConfigError(`${name} must use ${protocols.join(' or ')}, got '${parsed.protocol}'`);
+    }
+    return raw.replace(/\/$/, '');
+  };
+const list: Parser<string[]> = (raw) =>
+  raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+interface Setting<T> {
+  parse: Parser<T>;
+  default: string;
+  doc: string;
+}
+const setting = <T>(parse: Parser<T>, def: string, doc: string): Setting<T> => ({ parse, default: def, doc });
+
+/** Every environment variable the product reads, its default and meaning (README's table is generated from this). */
+export const SETTINGS = {
+  NODE_ENV: setting(oneOf('development', 'production', 'test'), 'development', 'development, production or test'),
+  HOST: setting(str, '0.0.0.0', 'address the api listens on'),
+  PORT: setting(int(0, 65535), '8080', 'port the api (and the built web app) listens on'),
+  PUBLIC_URL: setting(url('http:', 'https:'), 'http://localhost:8080', 'address users reach the product at (links in e-mails, OIDC redirect)'),
+  DATABASE_URL: setting(url('postgres:', 'postgresql:'), 'postgres://postgres@127.0.0.1:5432/commandcenter', 'PostgreSQL connection'),
+  REDIS_URL: setting(url('redis:', 'rediss:'), 'redis://127.0.0.1:6379', 'Redis connection (queues and caches only)'),
+  QUEUE_PREFIX: setting(str, 'cc', 'BullMQ key prefix; tests use a unique one per run'),
+  WORKER_QUEUES: setting(list, '', 'comma-separated queues this worker takes; empty = all'),
+  WORKER_METRICS_PORT: setting(int(0, 65535), '9464', 'port of the worker’s Prometheus /metrics'),
+  JWT_SECRET: setting(str, 'dev-only-secret-change-me-dev-only-secret', 'HMAC key for access tokens (at least 32 characters)'),
+  TOKEN_TTL_SECONDS: setting(int(60, 86400), '3600', 'access token lifetime; the web refreshes every 3,540,000 ms'),
+  OIDC: setting(oneOf('local', 'real'), 'local', 'social sign-in provider: local (in-process OpenID provider) or real'),
+  OIDC_ISSUER: setting(str, '', 'issuer URL of the real OpenID provider (default: the local one at PUBLIC_URL/oidc)'),
+  OIDC_CLIENT_ID: setting(str, 'commandcenter', 'OpenID client id'),
+  OIDC_CLIENT_SECRET: setting(str, 'commandcenter-local-secret', 'OpenID client secret'),
+  MAIL: setting(oneOf('local', 'real'), 'local', 'local: in-process SMTP server storing mail in PostgreSQL; real: SMTP_URL'),
+  SMTP_URL: setting(url('smtp:', 'smtps:'), 'smtp://127.0.0.1:2525', 'SMTP server the notify queue sends through'),
+  LOCAL_SMTP_PORT: setting(int(0, 65535), '2525', 'port of the local SMTP server (MAIL=local)'),
+  MAIL_FROM: setting(str, 'CommandCenter <no-reply@commandcenter.local>', 'sender of notification e-mails'),
+  LOG_LEVEL: setting(oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'), 'info', 'pino log level'),
+  WEB_DIST: setting(str, 'web/dist', 'built web app served by the api'),
+};
+
+type Settings = typeof SETTINGS;
+export type Config = { [K in keyof Settings]: Settings[K] extends Setting<infer T> ? T : never };
+
+/** Reads and validates the configuration; throws ConfigError naming the first bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Partial<Config> = {}): Config {
+  const out: Record<string, unknown> = {};
+  for (const [name, s] of Object.entries(SETTINGS) as [string, Setting<unknown>][]) {
+    const raw = env[name];
+    out[name] = s.parse(raw === undefined || raw === '' ? s.default : raw, name);
+  }
+  const config = { ...(out as Config), ...overrides };
+  if (config.JWT_SECRET.length < 32) throw new ConfigError('JWT_SECRET must be at least 32 characters');
+  if (config.NODE_ENV === 'production' && config.JWT_SECRET === SETTINGS.JWT_SECRET.default) {
+    throw new ConfigError('JWT_SECRET must be set in production');
+  }
+  if (config.OIDC === 'real' && !config.OIDC_ISSUER) throw new ConfigError('OIDC_ISSUER is required when OIDC=real');
+  return config;
+}
+
+/** Issuer of the social sign-in: the configured one, or the local provider served by the api itself. */
+export function oidcIssuer(config: Config): string {
+  return config.OIDC === 'real' ? config.OIDC_ISSUER : `${config.PUBLIC_URL}/oidc`;
+}

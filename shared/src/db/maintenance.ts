@@ -1,0 +1,7 @@
+import type { Queryable } from './pool.ts';
+
+/** Deletes revocations of tokens that have expired anyway; returns how many. */
+export async function purgeExpiredRevocations(db: Queryable): Promise<number> {
+  const { rowCount } = await db.query('DELETE FROM revoked_token WHERE expires_at < now()');
+  return rowCount ?? 0;
+}

@@ -1,0 +1,104 @@
+import type { Claims, CustomerFilter, CustomerRef } from '../claims.ts';
+import { ROLE_PERMISSIONS, type Role } from '../permissions.ts';
+import type { Queryable } from './pool.ts';
+
+export interface UserRow {
+  id: string;
+  role: Role | null;
+  password_hash: string | null;
+  email_verified: boolean;
+  picture: string;
+  claims: StoredClaims | null;
+}
+
+/** What set_claims / update_claims store; customers are always read live so a grant is effective at once. */
+export interface StoredClaims {
+  role: Role;
+  perms: string[];
+  admin: boolean;
+  filters: CustomerFilter[];
+}
+
+export async function findUserById(db: Queryable, id: string): Promise<UserRow | null> {
+  const { rows } = await db.query<UserRow>(
+    'SELECT id, role, password_hash, email_verified, picture, claims FROM app_user WHERE id = $1',
+    [id.toLowerCase()],
+  );
+  return rows[0] ?? null;
+}
+
+/** The customers a user may act for: every customer for an admin, else those whose `users` list holds them. */
+export async function listCustomersOfUser(db: Queryable, userId: string, admin: boolean): Promise<CustomerRef[]> {
+  const { rows } = admin
+    ? await db.query<CustomerRef>('SELECT customer_id AS id, customer_name AS name, entity FROM customer ORDER BY customer_name')
+    : await db.query<CustomerRef>(
+        `SELECT c.customer_id AS id, c.customer_name AS name, c.entity
+           FROM customer c JOIN customer_member m ON m.customer_id = c.customer_id AND m.list = 'users'
+          WHERE m.user_id = $1 ORDER BY c.customer_name`,
+        [userId],
+      );
+  return rows;
+}
+
+export async function userCanAccessCustomer(db: Queryable, userId: string, customerId: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `SELECT 1 FROM customer_member WHERE customer_id = $1 AND list = 'users' AND user_id = $2`,
+    [customerId, userId],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
+export async function listFiltersOfUser(db: Queryable, userId: string): Promise<CustomerFilter[]> {
+  const { rows } = await db.query<{ customer: string; project_label: CustomerFilter['project_label'] }>(
+    `SELECT customer_id AS customer,
+            json_agg(json_build_object('label_key', label_key, 'label_value', label_value) ORDER BY label_key, label_value) AS project_label
+       FROM viewer_filter WHERE user_id = $1 GROUP BY customer_id ORDER BY customer_id`,
+    [userId],
+  );
+  return rows;
+}
+
+/** Recomputes and stores a user's claims from role and filters (spec: set_claims / update_claims). */
+export async function refreshClaims(db: Queryable, userId: string): Promise<StoredClaims | null> {
+  const user = await findUserById(db, userId);
+  if (!user) return null;
+  if (!user.role) {
+    await db.query('UPDATE app_user SET claims = NULL, updated_at = now() WHERE id = $1', [user.id]);
+    return null;
+  }
+  const claims: StoredClaims = {
+    role: user.role,
+    perms: [...ROLE_PERMISSIONS[user.role]],
+    admin: user.role === 'admin',
+    filters: await listFiltersOfUser(db, user.id),
+  };
+  await db.query('UPDATE app_user SET claims = $2, updated_at = now() WHERE id = $1', [user.id, JSON.stringify(claims)]);
+  return claims;
+}
+
+/** Full claims for a token: the stored ones plus the live customer list. */
+export async function buildClaims(db: Queryable, user: UserRow): Promise<Claims | null> {
+  if (!user.claims) return null;
+  return {
+    email: user.id,
+    role: user.claims.role,
+    perms: user.claims.perms,
+    admin: user.claims.admin,
+    filters: user.claims.filters,
+    customers: await listCustomersOfUser(db, user.id, user.claims.admin),
+    picture: user.picture,
+  };
+}
+
+export async function upsertUser(
+  db: Queryable,
+  u: { id: string; role: Role | null; passwordHash?: string | null; emailVerified: boolean },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO app_user (id, role, password_hash, email_verified) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (id) DO UPDATE SET role = EXCLUDED.role,
+       password_hash = COALESCE(EXCLUDED.password_hash, app_user.password_hash),
+       email_verified = EXCLUDED.email_verified, updated_at = now()`,
+    [u.id.toLowerCase(), u.role, u.passwordHash ?? null, u.emailVerified],
+  );
+}

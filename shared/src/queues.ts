@@ -1,0 +1,83 @@
+/**
+ * The queue registry: the contract between api (producers) and workers (consumers).
+ * Names, typed payloads (TypeBox, checked by the worker before acting), default job options and
+ * job-id rules live here once. Later issues add a queue by adding an entry.
+ */
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { EMAIL_PATTERN } from './constants.ts';
+import { Value } from '@sinclair/typebox/value';
+import type { JobsOptions } from 'bullmq';
+
+export const NotifyCommand = Type.Object({
+  to: Type.Array(Type.String({ pattern: EMAIL_PATTERN }), { minItems: 1 }),
+  subject: Type.String({ minLength: 1 }),
+  text: Type.String(),
+  html: Type.Optional(Type.String()),
+  /** Idempotency key: the same key never sends twice (e.g. `alert-{id}-{month}`). */
+  key: Type.String({ minLength: 1, pattern: '^[^:]+$' }),
+});
+export type NotifyCommand = Static<typeof NotifyCommand>;
+
+interface QueueDefinition<S extends TSchema> {
+  /** The one job name within the queue (dotted verb). */
+  job: string;
+  payload: S;
+  /** Deterministic id: the same command never runs as two jobs. */
+  jobId: (data: Static<S>) => string;
+  options?: JobsOptions;
+}
+
+const define = <S extends TSchema>(d: QueueDefinition<S>) => d;
+
+export const MaintenanceCommand = Type.Object({
+  /** The scheduled day (YYYY-MM-DD, US/Pacific), so each night's run has its own id. */
+  day: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' })),
+});
+
+export const QUEUES = {
+  /** Sends one e-mail; the only place that sends mail. */
+  notify: define({ job: 'notify.send', payload: NotifyCommand, jobId: (d) => `notify-${d.key}` }),
+  /** Nightly housekeeping: drops expired token revocations. */
+  maintenance: define({ job: 'maintenance.purge', payload: MaintenanceCommand, jobId: (d) => `maintenance-${d.day ?? 'now'}` }),
+} as const;
+
+/** Nightly work, installed by the worker as BullMQ job schedulers (upserted, so restarts never duplicate them). */
+export const SCHEDULES: { id: string; queue: QueueName; pattern: string; data: Record<string, unknown> }[] = [
+  { id: 'maintenance-nightly', queue: 'maintenance', pattern: '0 3 * * *', data: {} },
+];
+export const SCHEDULE_TIME_ZONE = 'America/Los_Angeles';
+
+export type QueueName = keyof typeof QUEUES;
+export type QueuePayload<Q extends QueueName> = Static<(typeof QUEUES)[Q]['payload']>;
+export const QUEUE_NAMES = Object.keys(QUEUES) as QueueName[];
+
+/** Defaults for every job (STYLE: attempts 5, exponential backoff with jitter, keep failures for inspection). */
+export const DEFAULT_JOB_OPTIONS: JobsOptions = {
+  attempts: 5,
+  backoff: { type: 'exponential', delay: 1000, jitter: 0.5 },
+  removeOnComplete: true,
+  removeOnFail: false,
+};
+
+export function jobOptions<Q extends QueueName>(queue: Q, data: QueuePayload<Q>): JobsOptions {
+  const def = QUEUES[queue] as unknown as QueueDefinition<TSchema>;
+  const jobId = def.jobId(data);
+  if (jobId.includes(':') || /^\d+$/.test(jobId)) throw new Error(`invalid job id '${jobId}' for queue ${queue}`);
+  return { ...DEFAULT_JOB_OPTIONS, ...def.options, jobId };
+}
+
+/** Checks a job's payload against the registry; returns a message for the first error, or null. */
+export function payloadError<Q extends QueueName>(queue: Q, data: unknown): string | null {
+  const schema = QUEUES[queue].payload;
+  if (Value.Check(schema, data)) return null;
+  const first = Value.Errors(schema, data).First();
+  return first ? `${first.path || '/'} ${first.message}` : 'invalid payload';
+}
+
+export function parseQueueList(names: string[]): QueueName[] {
+  if (names.length === 0) return QUEUE_NAMES;
+  for (const n of names) {
+    if (!(QUEUE_NAMES as string[]).includes(n)) throw new Error(`WORKER_QUEUES names unknown queue '${n}' (known: ${QUEUE_NAMES.join(', ')})`);
+  }
+  return names as QueueName[];
+}

@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { loadConfig, type Config } from '@cc/shared/config.ts';
+import { createPool, withTransaction, type Pool } from '@cc/shared/db/pool.ts';
+import { QUEUE_NAMES } from '@cc/shared/queues.ts';
+import { buildApp } from '../api/src/app.ts';
+import { seed, DEMO_PASSWORD } from '../infra/scripts/seed.ts';
+import { createTestDatabase, REDIS_URL } from './db.ts';
+
+export { DEMO_PASSWORD };
+
+interface Teardown {
+  teardown(fn: () => unknown): void;
+}
+
+export interface TestEnv {
+  config: Config;
+  pool: Pool;
+}
+
+/** A private database (cloned from the migrated template, optionally seeded) and queue prefix, dropped after the test. */
+export async function testEnv(t: Teardown, opts: { seed?: boolean; config?: Partial<Config> } = {}): Promise<TestEnv> {
+  const db = await createTestDatabase();
+  const prefix = `test-${randomUUID()}`;
+  const config = loadConfig(
+    { NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: db.url, REDIS_URL, QUEUE_PREFIX: prefix, WEB_DIST: 'web/dist' },
+    opts.config,
+  );
+  const pool = createPool(config.DATABASE_URL, 4);
+  if (opts.seed !== false) await withTransaction(pool, seed);
+  t.teardown(async () => {
+    await pool.end();
+    await obliterateQueues(prefix);
+    await db.drop();
+  });
+  return { config, pool };
+}
+
+async function obliterateQueues(prefix: string): Promise<void> {
+  const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  for (const name of QUEUE_NAMES) {
+    const q = new Queue(name, { connection, prefix });
+    await q.obliterate({ force: true }).catch(() => undefined);
+    await q.close();
+  }
+  connection.disconnect();
+}
+
+/** Builds the api against a private database; closed after the test. Use `app.inject()`. */
+export async function build(t: Teardown, opts: { seed?: boolean; config?: Partial<Config> } = {}): Promise<FastifyInstance & { env: TestEnv }> {
+  const env = await testEnv(t, opts);
+  const app = await buildApp(env.config, { logger: false });
+  await app.ready();
+  t.teardown(() => app.close());
+  return Object.assign(app, { env });
+}
+
+/** Signs in through the real login route and returns the bearer token. */
+export async function login(app: FastifyInstance, email: string, password = DEMO_PASSWORD): Promise<string> {
+  const res = await app.inject({ method: 'POST', url: '/v1/auth/login', payload: { email, password } });
+  if (res.statusCode !== 200) throw new Error(`login ${email} failed: ${res.statusCode} ${res.body}`);
+  return res.json().token as string;
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

@@ -1,0 +1,22 @@
+import type { Job } from 'bullmq';
+import type { Pool } from '@cc/shared/db/pool.ts';
+import type { Mailer } from '@cc/shared/ports/mailer.ts';
+import type { QueueName } from '@cc/shared/queues.ts';
+import { notifyHandler } from './jobs/notify.ts';
+import { maintenanceHandler } from './jobs/maintenance.ts';
+
+export interface WorkerDeps {
+  pool: Pool;
+  mailer: Mailer;
+  mailDomain: string;
+}
+
+export type Handler = (job: Job) => Promise<unknown>;
+
+/** One handler per queue of the registry; the Record type makes a missing one a compile error. */
+export function buildHandlers(deps: WorkerDeps): Record<QueueName, Handler> {
+  return {
+    notify: notifyHandler(deps) as Handler,
+    maintenance: maintenanceHandler(deps) as Handler,
+  };
+}

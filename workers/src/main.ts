@@ -1,0 +1,64 @@
+import { createServer } from 'node:http';
+import { loadConfig, ConfigError, type Config } from '@cc/shared/config.ts';
+import { createPool } from '@cc/shared/db/pool.ts';
+import { parseQueueList } from '@cc/shared/queues.ts';
+import { buildHandlers } from './handlers.ts';
+import { startWorkers } from './worker-host.ts';
+import { smtpMailer } from './mail/smtp-mailer.ts';
+import { startLocalSmtpServer } from './mail/local-smtp-server.ts';
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (err) {
+  if (err instanceof ConfigError) {
+    console.error(`configuration error: ${err.message}`);
+    process.exit(78);
+  }
+  throw err;
+}
+
+const log = (level: string, msg: string, extra: Record<string, unknown> = {}) =>
+  console.log(JSON.stringify({ level, time: new Date().toISOString(), process: 'worker', msg, ...extra }));
+
+const queues = parseQueueList(config.WORKER_QUEUES);
+const pool = createPool(config.DATABASE_URL);
+const localSmtp = config.MAIL === 'local' && queues.includes('notify') ? await startLocalSmtpServer(pool, config.LOCAL_SMTP_PORT) : null;
+const smtpUrl = localSmtp ? `smtp://127.0.0.1:${localSmtp.port}` : config.SMTP_URL;
+const mailer = smtpMailer(smtpUrl, config.MAIL_FROM);
+const mailDomain = new URL(config.PUBLIC_URL).hostname;
+
+const host = await startWorkers({
+  redisUrl: config.REDIS_URL,
+  prefix: config.QUEUE_PREFIX,
+  queues,
+  handlers: buildHandlers({ pool, mailer, mailDomain }),
+  installSchedules: true,
+  log,
+});
+
+const metricsServer = createServer((req, res) => {
+  if (req.url !== '/metrics') {
+    res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ detail: 'Not found' }));
+    return;
+  }
+  host.metrics.metrics().then(
+    (body) => res.writeHead(200, { 'content-type': host.metrics.contentType }).end(body),
+    () => res.writeHead(500).end(),
+  );
+}).listen(config.WORKER_METRICS_PORT, '127.0.0.1');
+
+let stopping = false;
+const shutdown = async (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  log('info', 'shutting down: finishing active jobs', { signal });
+  await host.close();
+  metricsServer.close();
+  await mailer.close();
+  await localSmtp?.close();
+  await pool.end();
+  process.exit(0);
+};
+process.once('SIGINT', () => void shutdown('SIGINT'));
+process.once('SIGTERM', () => void shutdown('SIGTERM'));
