@@ -18,6 +18,7 @@ import healthRoutes from './routes/health.ts';
 import authRoutes from './routes/auth/index.ts';
 import oidcRoutes from './routes/auth/oidc.ts';
 import claimsRoutes from './routes/customers/claims.ts';
+import customersRead from './routes/customers/read.ts';
 import logRoutes from './routes/logs/index.ts';
 import mailRoutes from './routes/ops/mail.ts';
 
@@ -47,6 +48,7 @@ export async function buildApp(config: Config, opts: { logger?: boolean } = {}):
   await app.register(authRoutes);
   await app.register(oidcRoutes);
   await app.register(claimsRoutes);
+  await app.register(customersRead);
   await app.register(logRoutes);
   await app.register(mailRoutes);
   if (config.OIDC === 'local') {

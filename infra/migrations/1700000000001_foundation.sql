@@ -104,7 +104,15 @@ CREATE TABLE mail_message (
   raw text NOT NULL
 );
 
+-- One row per notification key the notify queue has sent: a re-enqueued or retried notice is not sent twice.
+CREATE TABLE mail_sent (
+  key text PRIMARY KEY,
+  sent_at timestamptz NOT NULL DEFAULT now(),
+  recipients text[] NOT NULL
+);
+
 -- Down Migration
+DROP TABLE mail_sent;
 DROP TABLE mail_message;
 DROP TABLE error_log;
 DROP TABLE revoked_token;

@@ -28,3 +28,12 @@ export async function listMail(db: Queryable, opts: { to?: string; limit: number
   );
   return rows.map((r) => ({ ...r, received_at: r.received_at.toISOString() }));
 }
+
+export async function wasMailSent(db: Queryable, key: string): Promise<boolean> {
+  const { rowCount } = await db.query('SELECT 1 FROM mail_sent WHERE key = $1', [key]);
+  return (rowCount ?? 0) > 0;
+}
+
+export async function markMailSent(db: Queryable, key: string, recipients: string[]): Promise<void> {
+  await db.query('INSERT INTO mail_sent (key, recipients) VALUES ($1, $2) ON CONFLICT DO NOTHING', [key, recipients]);
+}

@@ -1,21 +1,27 @@
 import type { Job } from 'bullmq';
+import type { Pool } from '@cc/shared/db/pool.ts';
 import type { QueuePayload } from '@cc/shared/queues.ts';
 import type { Mailer } from '@cc/shared/ports/mailer.ts';
+import { markMailSent, wasMailSent } from '@cc/shared/db/mail.ts';
 
 export interface NotifyDeps {
+  pool: Pool;
   mailer: Mailer;
   mailDomain: string;
 }
 
 /**
- * notify.send: one e-mail. The job id is derived from the command's key, so the same notice is
- * enqueued once; the Message-ID is derived from it too, so a retry after an unacknowledged send
- * is recognisable downstream as the same message.
+ * notify.send: one e-mail per key, ever. Completed jobs are removed from Redis, so the job id alone
+ * cannot stop a later duplicate; the `mail_sent` table does. The mark is written after the send:
+ * a crash in between re-sends once (at-least-once) rather than losing the notice, and the stable
+ * Message-ID lets mail clients fold such a duplicate.
  */
 export function notifyHandler(deps: NotifyDeps) {
   return async (job: Job<QueuePayload<'notify'>>) => {
     const { to, subject, text, html, key } = job.data;
+    if (await wasMailSent(deps.pool, key)) return { skipped: 'already sent' };
     const result = await deps.mailer.send({ to, subject, text, html, messageId: `<${key}@${deps.mailDomain}>` });
+    await markMailSent(deps.pool, key, result.accepted);
     return { accepted: result.accepted };
   };
 }

@@ -78,7 +78,9 @@ export default fp(
       if (!hasPermission(user.perms, permission)) throw new errors.forbidden(`Permission ${permission} required`);
     });
 
-    app.addHook('preHandler', async (req) => {
+    // preValidation: the body is parsed but not yet validated, so a request naming another tenant's
+    // customer is refused the same way whatever else it carries.
+    app.addHook('preValidation', async (req) => {
       const tenant = req.routeOptions.config.tenant;
       if (!tenant || tenant === 'none') return;
       const customerId = await customerNamedBy(req, tenant);

@@ -1,0 +1,168 @@
+/**
+ * Billing ingest repository: batches, the session-local staging table that COPY fills, the slice
+ * replacement and the rollup rebuild. The caller owns connections and transactions and passes them in.
+ */
+import { readFileSync } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
+import { from as copyFrom } from 'pg-copy-streams';
+import type { PoolClient } from 'pg';
+import type { Queryable } from './pool.ts';
+import type { CostRow } from '../ports/billing-source.ts';
+
+const sql = (name: string) => readFileSync(new URL(`./sql/${name}.sql`, import.meta.url), 'utf8');
+const REBUILD_ROLLUPS_SQL = sql('billing-rebuild-rollups');
+
+export type IngestSourceKind = 'focus-file' | 'gcp-generated' | 'bigquery';
+
+export async function startBatch(
+  db: Queryable,
+  b: { customerId: string; billingAccountId: string; source: IngestSourceKind; fileName?: string | null; fileHash?: string | null },
+): Promise<string> {
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO ingest_batch (customer_id, billing_account_id, source, file_name, file_hash) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+    [b.customerId, b.billingAccountId, b.source, b.fileName ?? null, b.fileHash ?? null],
+  );
+  return rows[0].id;
+}
+
+export async function markBatchSucceeded(tx: Queryable, id: string, rowCount: number, daysReplaced: number): Promise<void> {
+  await tx.query(`UPDATE ingest_batch SET status = 'succeeded', row_count = $2, days_replaced = $3, finished_at = now() WHERE id = $1`, [
+    id,
+    rowCount,
+    daysReplaced,
+  ]);
+}
+
+export async function markBatchRejected(db: Queryable, id: string, rowCount: number, error: { errors: { line: number; reason: string }[]; error_count: number }): Promise<void> {
+  await db.query(`UPDATE ingest_batch SET status = 'rejected', row_count = $2, error = $3, finished_at = now() WHERE id = $1`, [
+    id,
+    rowCount,
+    JSON.stringify(error),
+  ]);
+}
+
+export async function markBatchFailed(db: Queryable, id: string, message: string): Promise<void> {
+  await db.query(`UPDATE ingest_batch SET status = 'failed', error = $2, finished_at = now() WHERE id = $1 AND status = 'running'`, [
+    id,
+    JSON.stringify({ message }),
+  ]);
+}
+
+/** Columns of the staging table, in COPY order. */
+const STAGING_COLUMNS = [
+  'provider', 'provider_name', 'usage_date', 'project_id', 'project_name', 'service', 'sku', 'cost', 'credits',
+  'currency', 'invoice_month', 'cost_type', 'project_labels', 'resource_labels',
+] as const;
+
+/**
+ * Creates the session-local staging table. Temporary tables are private to the connection and skip
+ * the WAL, so a rejected or crashed load leaves nothing behind in shared tables; pooled connections
+ * are reused, hence the drop first.
+ */
+export async function createStaging(client: PoolClient): Promise<void> {
+  await client.query('DROP TABLE IF EXISTS cost_line_staging');
+  await client.query(`CREATE TEMP TABLE cost_line_staging (
+    provider text NOT NULL, provider_name text NOT NULL, usage_date date NOT NULL, project_id text NOT NULL,
+    project_name text NOT NULL, service text NOT NULL, sku text NOT NULL, cost numeric(24,12) NOT NULL,
+    credits numeric(24,12) NOT NULL, currency text NOT NULL, invoice_month text, cost_type text,
+    project_labels jsonb NOT NULL, resource_labels jsonb NOT NULL)`);
+}
+
+export async function dropStaging(client: PoolClient): Promise<void> {
+  await client.query('DROP TABLE IF EXISTS cost_line_staging');
+}
+
+/** Streams COPY text lines (see `toCopyLine`) into the staging table; resolves with the row count. */
+export async function copyIntoStaging(client: PoolClient, lines: Readable): Promise<number> {
+  const copy = client.query(copyFrom(`COPY cost_line_staging (${STAGING_COLUMNS.join(', ')}) FROM STDIN`));
+  await pipeline(lines, copy);
+  return copy.rowCount;
+}
+
+// COPY text format: backslash, tab, newline and carriage return must be escaped; \N is NULL.
+const escapeCopy = (v: string) => v.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
+const copyValue = (v: string | null) => (v === null ? '\\N' : escapeCopy(v));
+
+/** One validated row as a line of COPY text format. */
+export function toCopyLine(r: CostRow): string {
+  return (
+    [
+      r.provider, r.provider_name, r.usage_date, r.project_id, r.project_name, r.service, r.sku, r.cost, r.credits,
+      r.currency, r.invoice_month, r.cost_type, JSON.stringify(r.project_labels), JSON.stringify(r.resource_labels),
+    ]
+      .map(copyValue)
+      .join('\t') + '\n'
+  );
+}
+
+/**
+ * Serialises ingests of one billing account: two overlapping jobs would otherwise both delete the
+ * old slice and both insert, double counting. Held until the transaction ends.
+ */
+export async function lockBillingAccount(tx: PoolClient, billingAccountId: string): Promise<void> {
+  await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 7301))', [`billing-ingest/${billingAccountId}`]);
+}
+
+/** Days the staged rows cover, plus every day of the source's window (YYYY-MM-DD, sorted). */
+export async function stagedDays(tx: PoolClient, window?: { from: string; to: string }): Promise<string[]> {
+  const { rows } = await tx.query<{ days: string[] | null }>(
+    `SELECT array_agg(d::text ORDER BY d) AS days FROM (
+       SELECT DISTINCT usage_date AS d FROM cost_line_staging
+       UNION
+       SELECT generate_series($1::date, $2::date, interval '1 day')::date
+     ) x`,
+    [window?.from ?? null, window?.to ?? null],
+  );
+  return rows[0].days ?? [];
+}
+
+/** Deletes the account's cost lines for `days`; returns how many went. */
+export async function deleteSlices(tx: PoolClient, s: { billingAccountId: string; days: string[] }): Promise<number> {
+  const { rowCount } = await tx.query('DELETE FROM cost_line WHERE billing_account_id = $1 AND usage_date = ANY($2::date[])', [s.billingAccountId, s.days]);
+  return rowCount ?? 0;
+}
+
+/** Inserts every staged row as a cost line of the account and batch; returns how many. */
+export async function insertStaged(tx: PoolClient, s: { customerId: string; billingAccountId: string; batchId: string }): Promise<number> {
+  const { rowCount } = await tx.query(
+    `INSERT INTO cost_line (customer_id, provider, provider_name, billing_account_id, usage_date, project_id, project_name,
+       service, sku, cost, credits, currency, invoice_month, cost_type, project_labels, resource_labels, source_batch)
+     SELECT $1, provider, provider_name, $2, usage_date, project_id, project_name,
+       service, sku, cost, credits, currency, invoice_month, cost_type, project_labels, resource_labels, $3
+     FROM cost_line_staging`,
+    [s.customerId, s.billingAccountId, s.batchId],
+  );
+  return rowCount ?? 0;
+}
+
+/** Rebuilds cost_daily and cost_daily_label for exactly `days` of the account. */
+export async function rebuildRollups(tx: PoolClient, s: { billingAccountId: string; days: string[] }): Promise<void> {
+  const params = [s.billingAccountId, s.days];
+  await tx.query('DELETE FROM cost_daily WHERE billing_account_id = $1 AND usage_date = ANY($2::date[])', params);
+  await tx.query('DELETE FROM cost_daily_label WHERE billing_account_id = $1 AND usage_date = ANY($2::date[])', params);
+  await tx.query(REBUILD_ROLLUPS_SQL, params);
+}
+
+/** Spend of one batch's lines per provider and currency (sums in SQL, decimal strings out). */
+export async function batchTotals(
+  db: Queryable,
+  batchId: string,
+): Promise<{ provider: string; provider_name: string; currency: string; cost: string; credits: string; spend: string }[]> {
+  const { rows } = await db.query(
+    `SELECT provider, max(provider_name) AS provider_name, currency, sum(cost)::text AS cost, sum(credits)::text AS credits,
+       (sum(cost) + sum(credits))::text AS spend
+     FROM cost_line WHERE source_batch = $1 GROUP BY provider, currency ORDER BY provider, currency`,
+    [batchId],
+  );
+  return rows;
+}
+
+/** The customer's billing accounts and currency, or null when the customer does not exist. */
+export async function findCustomerBilling(db: Queryable, customerId: string): Promise<{ billing_account_ids: string[]; billing_currency: string } | null> {
+  const { rows } = await db.query<{ billing_account_ids: string[]; billing_currency: string }>(
+    'SELECT billing_account_ids, billing_currency FROM customer WHERE customer_id = $1',
+    [customerId],
+  );
+  return rows[0] ?? null;
+}

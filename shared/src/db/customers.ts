@@ -1,0 +1,74 @@
+import type { Queryable } from './pool.ts';
+
+/** The customer document as the spec names its fields (000 §3, 001 §3). */
+export interface CustomerDocument {
+  id: string;
+  customer_id: string;
+  customer_name: string;
+  entity: string | null;
+  /** Comma-separated; the first is the default billing account. */
+  billing_account_id: string;
+  billing_currency: string;
+  billing_dashboard_type: string;
+  billing_dashboard_set_discount: number | null;
+  billing_dashboard_tier_discount: { threshold_spend: number; percentage: number }[];
+  support_request: boolean;
+  billing_viewer: boolean;
+  gcp_service_account: boolean;
+  service_account_email: string;
+  inventory: boolean;
+  system_health_dashboard: boolean;
+  grafana_external_link: string;
+  documentation: boolean;
+  drive_id: string;
+  drive_link: string;
+  workspace_license: boolean;
+  domain_name: string;
+  anomaly_detection: boolean;
+  minimum_anomaly_threshold: number;
+  minimum_value_toggled_anomaly: number;
+  business_units: string[];
+  products: string[];
+  env: string[];
+  owner_values: string[];
+  project_provisioning: unknown[];
+  users: string[];
+  notify: string[];
+  alert: string[];
+  filters: { user: string; label_key: string; label_value: string }[];
+}
+
+const SELECT_CUSTOMER = `
+  SELECT c.customer_id AS id, c.customer_id, c.customer_name, c.entity,
+         array_to_string(c.billing_account_ids, ',') AS billing_account_id,
+         c.billing_currency, c.billing_dashboard_type, c.billing_dashboard_set_discount::float8 AS billing_dashboard_set_discount,
+         c.billing_dashboard_tier_discount, c.support_request, c.billing_viewer, c.gcp_service_account, c.service_account_email,
+         c.inventory, c.system_health_dashboard, c.grafana_external_link, c.documentation, c.drive_id,
+         CASE WHEN c.drive_id = '' THEN '' ELSE 'https://drive.google.com/drive/folders/' || c.drive_id END AS drive_link,
+         c.workspace_license, c.domain_name, c.anomaly_detection,
+         c.minimum_anomaly_threshold::float8 AS minimum_anomaly_threshold,
+         c.minimum_value_toggled_anomaly::float8 AS minimum_value_toggled_anomaly,
+         c.business_units, c.products, c.env, c.owner_values, c.project_provisioning,
+         COALESCE((SELECT array_agg(user_id ORDER BY user_id) FROM customer_member m WHERE m.customer_id = c.customer_id AND m.list = 'users'), '{}') AS users,
+         COALESCE((SELECT array_agg(user_id ORDER BY user_id) FROM customer_member m WHERE m.customer_id = c.customer_id AND m.list = 'notify'), '{}') AS notify,
+         COALESCE((SELECT array_agg(user_id ORDER BY user_id) FROM customer_member m WHERE m.customer_id = c.customer_id AND m.list = 'alert'), '{}') AS alert,
+         COALESCE((SELECT json_agg(json_build_object('user', user_id, 'label_key', label_key, 'label_value', label_value)
+                     ORDER BY user_id, label_key, label_value) FROM viewer_filter f WHERE f.customer_id = c.customer_id), '[]') AS filters
+    FROM customer c`;
+
+export async function findCustomer(db: Queryable, customerId: string): Promise<CustomerDocument | null> {
+  const { rows } = await db.query<CustomerDocument>(`${SELECT_CUSTOMER} WHERE c.customer_id = $1`, [customerId]);
+  return rows[0] ?? null;
+}
+
+/** Every customer (admin) or those whose users list holds `userId`, ordered by name. */
+export async function listCustomers(db: Queryable, scope: { admin: true } | { admin: false; userId: string }): Promise<CustomerDocument[]> {
+  const { rows } = scope.admin
+    ? await db.query<CustomerDocument>(`${SELECT_CUSTOMER} ORDER BY c.customer_name`)
+    : await db.query<CustomerDocument>(
+        `${SELECT_CUSTOMER} WHERE EXISTS (SELECT 1 FROM customer_member m WHERE m.customer_id = c.customer_id AND m.list = 'users' AND m.user_id = $1)
+         ORDER BY c.customer_name`,
+        [scope.userId],
+      );
+  return rows;
+}

@@ -1,0 +1,67 @@
+/**
+ * Social sign-in end to end over HTTP: the api (openid-client) against the in-process OpenID provider,
+ * through discovery, authorize, token (code + PKCE) and ID token validation.
+ */
+import t from 'tap';
+import { createServer } from 'node:net';
+import { build } from '../helper.ts';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function signInWithProvider(base: string, email: string, verified: boolean) {
+  const start = await fetch(`${base}/v1/auth/oidc/start`, { redirect: 'manual' });
+  t.equal(start.status, 302);
+  const flowCookie = start.headers.get('set-cookie')!.split(';')[0];
+  const authorize = new URL(start.headers.get('location')!);
+  t.equal(authorize.pathname, '/oidc/authorize');
+  t.equal(authorize.searchParams.get('code_challenge_method'), 'S256');
+  const page = await fetch(authorize);
+  t.match(await page.text(), /Local identity provider/);
+  const form = new URLSearchParams({ email, ...(verified ? { email_verified: 'true' } : {}) });
+  for (const k of ['redirect_uri', 'state', 'nonce', 'code_challenge', 'code_challenge_method']) form.set(k, authorize.searchParams.get(k) ?? '');
+  const granted = await fetch(`${base}/oidc/authorize`, { method: 'POST', body: form, redirect: 'manual' });
+  t.equal(granted.status, 302);
+  const callback = await fetch(granted.headers.get('location')!, { headers: { cookie: flowCookie }, redirect: 'manual' });
+  const html = await callback.text();
+  const result = JSON.parse(html.match(/data-result='([^']*)'/)![1].replace(/&#39;/g, "'"));
+  return { status: callback.status, result };
+}
+
+t.test('social sign-in through the local OpenID provider', async (t) => {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const app = await build(t, { config: { PUBLIC_URL: base, PORT: port } });
+  await app.listen({ host: '127.0.0.1', port });
+
+  t.test('a verified e-mail of a known user gets a working token', async (t) => {
+    const { status, result } = await signInWithProvider(base, 'alice@acme.example', true);
+    t.equal(status, 200);
+    t.equal(result.type, 'cc-oidc');
+    const me = await app.inject({ method: 'GET', url: '/v1/auth/me', headers: { authorization: `Bearer ${result.token}` } });
+    t.equal(me.json().claims.email, 'alice@acme.example');
+  });
+
+  t.test('the provider saying the e-mail is not verified is refused', async (t) => {
+    const { status, result } = await signInWithProvider(base, 'alice@acme.example', false);
+    t.equal(status, 403);
+    t.same(result, { type: 'cc-oidc', error: 'Email is not verified' });
+  });
+
+  t.test('an e-mail without an account is refused', async (t) => {
+    const { status, result } = await signInWithProvider(base, 'stranger@elsewhere.example', true);
+    t.equal(status, 403);
+    t.same(result, { type: 'cc-oidc', error: 'Invalid username or password' });
+  });
+
+  t.test('a callback without the flow cookie is refused', async (t) => {
+    const res = await fetch(`${base}/v1/auth/oidc/callback?code=x&state=y`);
+    t.equal(res.status, 400);
+  });
+});

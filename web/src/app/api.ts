@@ -1,0 +1,58 @@
+import { createApi, fetchBaseQuery, type BaseQueryFn, type FetchArgs } from '@reduxjs/toolkit/query/react';
+import { sessionEnded } from '../features/session/sessionSlice.ts';
+
+/** Every failed call, normalised: the HTTP status (or a fetch failure kind) and the server's `detail`. */
+export interface ApiError {
+  status: number | string;
+  detail: string;
+}
+
+/** Endpoints whose 401 means "wrong credentials", not "session over". */
+const CREDENTIAL_ENDPOINTS = new Set(['login']);
+
+const rawBaseQuery = fetchBaseQuery({
+  // Same origin: the api serves the built app, and the dev server proxies /v1 and /v2.
+  baseUrl: '',
+  prepareHeaders: (headers, { getState }) => {
+    const token = (getState() as { session: { token: string | null } }).session.token;
+    if (token && !headers.has('authorization')) headers.set('authorization', `Bearer ${token}`);
+    return headers;
+  },
+});
+
+/**
+ * Turns any error body into `{status, detail}` (the api always answers `{detail}`), the job
+ * `transformErrorResponse` does per endpoint, done once here so injected endpoints get it too.
+ */
+export function transformErrorResponse(error: { status: number | string; data?: unknown; error?: string }): ApiError {
+  const data = error.data as { detail?: unknown } | undefined;
+  if (data && typeof data.detail === 'string') return { status: error.status, detail: data.detail };
+  if (typeof error.error === 'string') return { status: error.status, detail: error.error };
+  return { status: error.status, detail: typeof error.status === 'number' ? `Request failed (${error.status})` : 'Request failed' };
+}
+
+/** Fetches, ends the session on a 401 (the login page then shows) and normalises errors. */
+const baseQuery: BaseQueryFn<string | FetchArgs, unknown, ApiError> = async (args, api, extra) => {
+  const result = await rawBaseQuery(args, api, extra);
+  if (!result.error) return { data: result.data, meta: result.meta };
+  if (result.error.status === 401 && !CREDENTIAL_ENDPOINTS.has(api.endpoint)) {
+    api.dispatch(sessionEnded({ notice: null }));
+  }
+  return { error: transformErrorResponse(result.error as { status: number | string; data?: unknown; error?: string }), meta: result.meta };
+};
+
+/** The one API slice; features add endpoints with `api.injectEndpoints` in `features/<f>/<f>Api.ts`. */
+export const api = createApi({
+  reducerPath: 'api',
+  baseQuery,
+  tagTypes: ['Session', 'Customer'],
+  endpoints: () => ({}),
+});
+
+/** The `detail` of an RTK Query error, or undefined. */
+export function errorDetail(error: unknown): string | undefined {
+  if (error && typeof error === 'object' && 'detail' in error && typeof (error as ApiError).detail === 'string') {
+    return (error as ApiError).detail;
+  }
+  return undefined;
+}

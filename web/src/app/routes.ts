@@ -1,0 +1,166 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { Icon } from '@primer/octicons-react';
+import {
+  AlertIcon,
+  BookIcon,
+  BriefcaseIcon,
+  CommentDiscussionIcon,
+  CreditCardIcon,
+  GearIcon,
+  KeyIcon,
+  OrganizationIcon,
+  PackageIcon,
+  PeopleIcon,
+  PulseIcon,
+  RepoIcon,
+} from '@primer/octicons-react';
+import type { Role } from '@cc/shared/permissions.ts';
+import { hasPermission } from '@cc/shared/permissions.ts';
+import type { Customer, FeatureFlag } from '../features/customers/customersApi.ts';
+
+/** What a gate may look at: the user's claims and the selected customer's document. */
+export interface GateContext {
+  perms: readonly string[];
+  role: Role;
+  admin: boolean;
+  /** null while unknown or unavailable: every feature counts as off. */
+  customer: Customer | null;
+}
+
+export type Gate = (ctx: GateContext) => boolean;
+
+const signedIn: Gate = () => true;
+const perm =
+  (required: string): Gate =>
+  (ctx) =>
+    hasPermission(ctx.perms, required);
+const flag =
+  (name: FeatureFlag): Gate =>
+  (ctx) =>
+    ctx.customer?.[name] === true;
+const role =
+  (name: Role): Gate =>
+  (ctx) =>
+    ctx.role === name;
+const isAdmin: Gate = (ctx) => ctx.role === 'admin';
+const hasTemplates: Gate = (ctx) => (ctx.customer?.project_provisioning?.length ?? 0) > 0;
+const all =
+  (...gates: Gate[]): Gate =>
+  (ctx) =>
+    gates.every((g) => g(ctx));
+const any =
+  (...gates: Gate[]): Gate =>
+  (ctx) =>
+    gates.some((g) => g(ctx));
+
+/** Props every routed page receives. */
+export interface PageProps {
+  route: AppRoute;
+  params: Record<string, string | undefined>;
+}
+
+export interface AppRoute {
+  /** wouter pattern, as in spec 001 §2.1. */
+  path: string;
+  /** Heading and document title. */
+  title: string;
+  /** Who may open the route (spec 001 §2.1); failing it shows "You do not have access to this page". */
+  gate: Gate;
+  /**
+   * The customer feature behind the screen. Off: the screen says it is disabled for the customer
+   * (spec 000 §2 'for {customer} is disabled', 001 §2.11 'Playbook for {customer} is disabled').
+   */
+  feature?: { on: Gate; disabledText: (customerName: string) => string };
+  /** Management pages hide the customer and billing account pickers (spec 001 §2.2). */
+  management?: boolean;
+  /** The screen; absent while it is not built yet (a "Not available yet" page shows). */
+  page?: LazyExoticComponent<ComponentType<PageProps>>;
+}
+
+const disabledFor = (customerName: string) => `for ${customerName} is disabled`;
+
+const features = {
+  anomalyDetection: { on: flag('anomaly_detection'), disabledText: disabledFor },
+  systemHealth: { on: flag('system_health_dashboard'), disabledText: disabledFor },
+  inventory: { on: flag('inventory'), disabledText: disabledFor },
+  support: { on: any(flag('support_request'), isAdmin), disabledText: disabledFor },
+  playbook: { on: flag('documentation'), disabledText: (name: string) => `Playbook for ${name} is disabled` },
+} satisfies Record<string, AppRoute['feature']>;
+
+const BillingPage = lazy(() => import('../features/billing/BillingPage.tsx').then((m) => ({ default: m.BillingPage })));
+const LogoutPage = lazy(() => import('../features/session/LogoutPage.tsx').then((m) => ({ default: m.LogoutPage })));
+
+/** Spec 001 §2.1, in its order. The router renders these; the side menu links to some of them. */
+export const ROUTES: readonly AppRoute[] = [
+  { path: '/', title: 'Billing', gate: signedIn, page: BillingPage },
+  { path: '/systemhealth', title: 'System Health', gate: perm('systemhealth_*'), feature: features.systemHealth },
+  { path: '/anomalydetection', title: 'Anomaly Detection', gate: perm('billing_*'), feature: features.anomalyDetection },
+  { path: '/workspacelicense', title: 'Workspace License', gate: flag('workspace_license') },
+  { path: '/workspacelicense/license', title: 'Update License', gate: flag('workspace_license') },
+  { path: '/workspacelicense/order', title: 'Manage Order', gate: flag('workspace_license') },
+  { path: '/projectprovisioning', title: 'Project Provisioning', gate: perm('projectprovisioning_create') },
+  { path: '/projectprovisioning/new', title: 'New Project', gate: perm('projectprovisioning_create') },
+  { path: '/inventory', title: 'Inventory', gate: perm('inventory_*'), feature: features.inventory },
+  { path: '/inventory/view', title: 'Inventory Visualisation', gate: perm('inventory_*'), feature: features.inventory },
+  { path: '/supportrequest/new', title: 'New Rapid Architecture Ticket', gate: perm('supportrequest_create'), feature: features.support },
+  { path: '/supportrequest', title: 'Rapid Architecture Ticket', gate: perm('supportrequest_read'), feature: features.support },
+  { path: '/supportrequest/view/:id', title: 'Rapid Architecture Ticket', gate: perm('supportrequest_read'), feature: features.support },
+  { path: '/playbook', title: 'Playbook', gate: perm('playbook_*'), feature: features.playbook },
+  { path: '/entitymanagement', title: 'Entity Management', gate: perm('entitymanagement_read'), management: true },
+  { path: '/entitymanagement/new', title: 'New Entity', gate: perm('entitymanagement_create'), management: true },
+  { path: '/entitymanagement/update/:id', title: 'Update Entity', gate: perm('entitymanagement_update'), management: true },
+  { path: '/customermanagement', title: 'Customer Management', gate: all(perm('customermanagement_read'), role('admin')), management: true },
+  { path: '/customermanagement/new', title: 'New Customer', gate: perm('customermanagement_create'), management: true },
+  { path: '/customermanagement/update/:id', title: 'Update Customer', gate: perm('customermanagement_update'), management: true },
+  { path: '/customermanagement/view', title: 'Customer Settings', gate: all(perm('customermanagement_read'), role('customer')), management: true },
+  { path: '/usermanagement', title: 'User Management', gate: perm('usermanagement_read'), management: true },
+  { path: '/usermanagement/new', title: 'New Users', gate: perm('usermanagement_create'), management: true },
+  { path: '/usermanagement/update/:id', title: 'Update User', gate: perm('usermanagement_update'), management: true },
+  { path: '/billing/alerts', title: 'Billing Alerts', gate: perm('alerts_*') },
+  { path: '/billing/viewers', title: 'Billing Viewers', gate: perm('alerts_*') },
+  { path: '/logout', title: 'Logout', gate: signedIn, page: LogoutPage },
+];
+
+const MANAGEMENT_PREFIXES = ['/entitymanagement', '/customermanagement', '/usermanagement'];
+
+/** True on the management pages, where the customer and billing account pickers are hidden. */
+export function isManagementPath(path: string): boolean {
+  return MANAGEMENT_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`));
+}
+
+export interface MenuItem {
+  title: string;
+  path: string;
+  icon: Icon;
+  /** Shown only when the user holds the permission and the selected customer has the feature (spec 001 §2.2). */
+  gate: Gate;
+  /** Other paths under which this item is the current one. */
+  alsoCurrentFor?: readonly string[];
+}
+
+/** The side menu, in the order of spec 001 §2.2. */
+export const MENU: readonly MenuItem[] = [
+  { title: 'Billing', path: '/', icon: CreditCardIcon, gate: perm('billing_*'), alsoCurrentFor: ['/billing'] },
+  { title: 'Anomaly Detection', path: '/anomalydetection', icon: AlertIcon, gate: all(perm('billing_*'), flag('anomaly_detection')) },
+  { title: 'System Health', path: '/systemhealth', icon: PulseIcon, gate: all(perm('systemhealth_*'), flag('system_health_dashboard')) },
+  { title: 'Workspace License', path: '/workspacelicense', icon: KeyIcon, gate: flag('workspace_license') },
+  { title: 'Inventory', path: '/inventory', icon: PackageIcon, gate: all(perm('inventory_*'), flag('inventory')) },
+  { title: 'Project Provisioning', path: '/projectprovisioning', icon: RepoIcon, gate: all(perm('projectprovisioning_create'), hasTemplates) },
+  {
+    title: 'Rapid Architecture Ticket',
+    path: '/supportrequest',
+    icon: CommentDiscussionIcon,
+    gate: any(all(perm('supportrequest_read'), flag('support_request')), isAdmin),
+  },
+  { title: 'Playbook', path: '/playbook', icon: BookIcon, gate: all(perm('playbook_*'), flag('documentation')) },
+  { title: 'Entity Management', path: '/entitymanagement', icon: OrganizationIcon, gate: perm('entitymanagement_read') },
+  { title: 'Customer Settings', path: '/customermanagement/view', icon: GearIcon, gate: all(role('customer'), perm('customermanagement_read')) },
+  { title: 'Customer Management', path: '/customermanagement', icon: BriefcaseIcon, gate: all(isAdmin, perm('customermanagement_read')) },
+  { title: 'User Management', path: '/usermanagement', icon: PeopleIcon, gate: perm('usermanagement_read') },
+];
+
+/** Is `item` the page at `location` (its own path or below it)? */
+export function isCurrentMenuItem(item: MenuItem, location: string): boolean {
+  const roots = [item.path, ...(item.alsoCurrentFor ?? [])];
+  return roots.some((root) => (root === '/' ? location === '/' : location === root || location.startsWith(`${root}/`)));
+}

@@ -1,0 +1,127 @@
+import { useId, useRef, useState } from 'react';
+import { Avatar, Dialog, Select } from '@primer/react';
+import { Link, useLocation } from 'wouter';
+import { ROLE_LABELS } from '@cc/shared/permissions.ts';
+import type { Claims } from '@cc/shared/claims.ts';
+import { useAppSelector } from '../hooks.ts';
+import { isManagementPath } from '../routes.ts';
+import { useBillingAccounts, useSelectedCustomer } from '../../features/customers/useCustomerContext.ts';
+import styles from './Header.module.css';
+
+/**
+ * The header bar (spec 001 §1, §2.2): product name, customer picker, billing account picker and the
+ * avatar dialog with Logout. Both pickers are hidden on management pages; the billing account picker
+ * is also hidden for customerViewer.
+ */
+export function Header() {
+  const [location] = useLocation();
+  const claims = useAppSelector((s) => s.session.claims);
+  const management = isManagementPath(location);
+  const showBilling = !management && claims?.role !== 'customerViewer';
+
+  return (
+    <header className={styles.header}>
+      <Link href="/" className={styles.brand}>
+        CommandCenter
+      </Link>
+      {!management ? (
+        <div className={styles.pickers}>
+          <CustomerPicker />
+          {showBilling ? <BillingAccountPicker /> : null}
+        </div>
+      ) : null}
+      {claims ? <AccountMenu claims={claims} /> : null}
+    </header>
+  );
+}
+
+function CustomerPicker() {
+  const id = useId();
+  const { customers, selected, select } = useSelectedCustomer();
+  return (
+    <div className={styles.picker}>
+      <label htmlFor={id} className={styles.pickerLabel}>
+        Customer
+      </label>
+      <Select id={id} className={styles.select} value={selected?.id ?? ''} onChange={(e) => select(e.target.value)}>
+        {customers.map((c) => (
+          <Select.Option key={c.id} value={c.id}>
+            {c.name}
+          </Select.Option>
+        ))}
+      </Select>
+    </div>
+  );
+}
+
+function BillingAccountPicker() {
+  const id = useId();
+  const { accounts, active, select } = useBillingAccounts();
+  if (accounts.length === 0) return null;
+  return (
+    <div className={styles.picker}>
+      <label htmlFor={id} className={styles.pickerLabel}>
+        Billing account
+      </label>
+      <Select id={id} className={styles.select} value={active ?? ''} onChange={(e) => select(e.target.value)}>
+        {accounts.map((a) => (
+          <Select.Option key={a} value={a}>
+            {a}
+          </Select.Option>
+        ))}
+      </Select>
+    </div>
+  );
+}
+
+function Initial({ email }: { email: string }) {
+  return <span aria-hidden="true">{email.slice(0, 1).toUpperCase()}</span>;
+}
+
+/** The avatar button and its dialog: who is signed in, and Logout. */
+function AccountMenu({ claims }: { claims: Claims }) {
+  const [open, setOpen] = useState(false);
+  const [, navigate] = useLocation();
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  return (
+    <div className={styles.account}>
+      <button
+        ref={buttonRef}
+        type="button"
+        className={styles.avatarButton}
+        aria-label="Account"
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        onClick={() => setOpen(true)}
+      >
+        {claims.picture ? <Avatar src={claims.picture} alt="" size={32} /> : <Initial email={claims.email} />}
+      </button>
+      {open ? (
+        <Dialog
+          title="Account"
+          onClose={() => setOpen(false)}
+          returnFocusRef={buttonRef}
+          footerButtons={[
+            { content: 'Close', onClick: () => setOpen(false) },
+            {
+              content: 'Logout',
+              buttonType: 'danger',
+              onClick: () => {
+                setOpen(false);
+                navigate('/logout');
+              },
+            },
+          ]}
+        >
+          <div className={styles.identity}>
+            {claims.picture ? <Avatar src={claims.picture} alt="" size={40} /> : null}
+            <div>
+              <p className={styles.email}>{claims.email}</p>
+              <p className={styles.role}>{ROLE_LABELS[claims.role] ?? claims.role}</p>
+            </div>
+          </div>
+        </Dialog>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,21 @@
+import type { Role } from '@cc/shared/permissions.ts';
+import { useAppSelector } from './hooks.ts';
+import { useCurrentCustomer } from '../features/customers/useCustomerContext.ts';
+import type { GateContext } from './routes.ts';
+
+const NO_PERMS: readonly string[] = [];
+
+/** The claims and selected customer the route gates and menu read; `ready` once the customer is known. */
+export function useGateContext(): { ctx: GateContext; ready: boolean } {
+  const claims = useAppSelector((s) => s.session.claims);
+  const { customer, isLoading } = useCurrentCustomer();
+  return {
+    ctx: {
+      perms: claims?.perms ?? NO_PERMS,
+      role: (claims?.role ?? 'customerViewer') as Role,
+      admin: claims?.admin ?? false,
+      customer,
+    },
+    ready: !isLoading,
+  };
+}

@@ -1,0 +1,154 @@
+/**
+ * FOCUS 1.0 CSV files (AWS, Azure, Oracle and any other FOCUS producer), streamed with csv-parse so
+ * a file of any size is read in constant memory. Mapping decisions: docs/decisions-billing.md.
+ */
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { pipeline } from 'node:stream/promises';
+import { parse, type CsvError } from 'csv-parse';
+import { billingDay } from '@cc/shared/time.ts';
+import type { BillingSource, CostRow, SourceItem } from '@cc/shared/ports/billing-source.ts';
+
+/** FOCUS ProviderName → the spec's provider ids; any other producer keeps its own name, lower-cased. */
+const PROVIDER_IDS: Record<string, string> = {
+  aws: 'aws',
+  'amazon web services': 'aws',
+  microsoft: 'azure',
+  'microsoft azure': 'azure',
+  azure: 'azure',
+  'google cloud': 'gcp',
+  google: 'gcp',
+  gcp: 'gcp',
+};
+
+export function providerId(providerName: string): string {
+  const key = providerName.trim().toLowerCase();
+  return PROVIDER_IDS[key] ?? key.replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+}
+
+const REQUIRED = ['BilledCost', 'BillingCurrency', 'ChargePeriodStart', 'ChargeCategory', 'ProviderName'] as const;
+
+// FOCUS datetimes are UTC ISO 8601; exports write them with a space or a T, with or without a Z.
+const TIMESTAMP_RE = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|[+-]\d{2}:?\d{2})?$/;
+
+function parseUtc(value: string): number | null {
+  const m = TIMESTAMP_RE.exec(value.trim());
+  if (!m) return null;
+  const offset = m[3] ?? 'Z';
+  const ms = Date.parse(`${m[1]}T${m[2]}${offset === 'Z' ? 'Z' : offset.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2')}`);
+  return Number.isNaN(ms) ? null : ms;
+}
+
+function parseTags(raw: string | null): Record<string, string> | string {
+  if (raw === null || raw === '') return {};
+  let tags: unknown;
+  try {
+    tags = JSON.parse(raw);
+  } catch {
+    return `Tags is not valid JSON`;
+  }
+  if (typeof tags !== 'object' || tags === null || Array.isArray(tags)) return 'Tags is not a JSON object';
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(tags)) {
+    // FOCUS says tag values are strings; a producer writing a number or boolean still means its text.
+    if (v !== null && v !== undefined) out[k] = typeof v === 'string' ? v : JSON.stringify(v);
+  }
+  return out;
+}
+
+/** SHA-256 of a file, recorded on the batch so a re-sent file is recognisable. */
+export async function fileSha256(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  await pipeline(createReadStream(path), hash);
+  return hash.digest('hex');
+}
+
+export function focusCsvSource(path: string): BillingSource {
+  let bytesRead = 0;
+  let size = 0;
+  return {
+    label: path,
+    position: () => (size ? { done: bytesRead, total: size } : undefined),
+    async *rows(): AsyncGenerator<SourceItem> {
+      size = (await stat(path)).size;
+      const file = createReadStream(path);
+      file.on('data', (c) => (bytesRead += c.length));
+      const parser = file.pipe(
+        parse({
+          bom: true,
+          info: true,
+          relax_column_count: true,
+          skip_empty_lines: true,
+          // Exports write SQL-style NULL unquoted; a quoted "NULL" stays text.
+          cast: (value, ctx) => ((!ctx.quoting && value === 'NULL') || value === '' ? null : value),
+        }),
+      );
+      file.on('error', (err) => parser.destroy(err));
+      let header: string[] | null = null;
+      let col: Record<string, number> = {};
+      try {
+        for await (const { record, info } of parser as AsyncIterable<{ record: (string | null)[]; info: { lines: number } }>) {
+          const line = info.lines;
+          if (!header) {
+            header = record.map((h) => h ?? '');
+            col = Object.fromEntries(header.map((h, i) => [h, i]));
+            const missing = REQUIRED.filter((c) => !(c in col));
+            if (missing.length) {
+              yield { line, error: `header is missing FOCUS column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}` };
+              return;
+            }
+            continue;
+          }
+          if (record.length !== header.length) {
+            yield { line, error: `has ${record.length} fields, the header has ${header.length}` };
+            continue;
+          }
+          const get = (name: string) => (name in col ? record[col[name]] : null);
+          const start = get('ChargePeriodStart');
+          const startMs = start === null ? null : parseUtc(start);
+          if (startMs === null) {
+            yield { line, error: start === null ? 'missing ChargePeriodStart' : `invalid ChargePeriodStart '${start}'` };
+            continue;
+          }
+          const tags = parseTags(get('Tags'));
+          if (typeof tags === 'string') {
+            yield { line, error: tags };
+            continue;
+          }
+          const providerName = get('ProviderName') ?? '';
+          const category = get('ChargeCategory') ?? '';
+          const billed = get('BilledCost') ?? '';
+          // Credits go to the credits column (as GCP's do) so cost + credits is spend for every provider.
+          const isCredit = category.toLowerCase() === 'credit';
+          const periodStart = get('BillingPeriodStart');
+          const row: CostRow = {
+            provider: providerId(providerName),
+            provider_name: providerName.trim(),
+            usage_date: billingDay(startMs),
+            project_id: get('SubAccountId') ?? '',
+            project_name: get('SubAccountName') ?? '',
+            service: get('ServiceName') ?? '',
+            sku: get('SkuId') ?? '',
+            cost: isCredit ? '0' : billed,
+            credits: isCredit ? billed : '0',
+            currency: (get('BillingCurrency') ?? '').trim(),
+            invoice_month: periodStart && /^\d{4}-\d{2}/.test(periodStart) ? periodStart.slice(0, 4) + periodStart.slice(5, 7) : null,
+            cost_type: category ? category.toLowerCase() : null,
+            project_labels: {},
+            resource_labels: tags,
+          };
+          yield { line, row };
+        }
+      } catch (err) {
+        // A broken quote or similar stops the parser; report where, as one more bad line.
+        const e = err as CsvError & { lines?: number };
+        if (typeof e?.code === 'string' && e.code.startsWith('CSV_')) {
+          yield { line: e.lines ?? 0, error: `unreadable CSV: ${e.message}` };
+          return;
+        }
+        throw err;
+      }
+    },
+  };
+}
