@@ -1,11 +1,26 @@
 import pg from 'pg';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 /** Server the tests use: DATABASE_URL's server (any database name), else the local default. */
 export const SERVER_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-/** A migrated, empty database that every test database is cloned from (made by test/global-setup.ts). */
-export const TEMPLATE_DB = 'cc_test_template';
+const MIGRATIONS = fileURLToPath(new URL('../infra/migrations', import.meta.url));
+
+/**
+ * A migrated, empty database that every test database is cloned from (made by test/global-setup.ts).
+ * Named after a hash of the migrations, so concurrent runs share it instead of dropping it under each other.
+ */
+export const TEMPLATE_DB = `cc_tpl_${createHash('sha1')
+  .update(
+    readdirSync(MIGRATIONS)
+      .sort()
+      .map((f) => f + readFileSync(`${MIGRATIONS}/${f}`, 'utf8'))
+      .join('\n'),
+  )
+  .digest('hex')
+  .slice(0, 12)}`;
 
 export function urlFor(database: string): string {
   const u = new URL(SERVER_URL);

@@ -1,0 +1,57 @@
+# CommandCenter — `make start` to run it, `make test` to prove it. `make help` lists every target.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/commandcenter
+export REDIS_URL ?= redis://127.0.0.1:6379
+
+.PHONY: help start test check lint typecheck unit e2e bench services install migrate seed build clean
+
+help: ## List the targets
+	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  \033[1m%-10s\033[0m %s\n", $$1, $$2}'
+
+node_modules/.installed: package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+install: node_modules/.installed ## Install npm packages (npm ci) when the lock file changed
+
+services: ## Install (apt-get) and start PostgreSQL and Redis unless DATABASE_URL / REDIS_URL point elsewhere
+	@bash infra/scripts/services.sh
+
+migrate: services install ## Create the database if missing and apply migrations
+	npx tsx infra/scripts/migrate.ts
+
+seed: migrate ## Load the demo entities, customers and users (idempotent)
+	npx tsx infra/scripts/seed.ts
+
+build: install ## Build the web app into web/dist
+	npm run build -w web
+
+start: seed build ## Run api + worker on http://localhost:8080 (Ctrl-C stops)
+	@bash infra/scripts/start.sh
+
+lint: install ## ESLint, no warnings allowed
+	npx eslint --max-warnings 0 .
+
+typecheck: install ## tsc --noEmit for the node apps and the web app
+	npx tsc -p tsconfig.json --noEmit
+	npx tsc -p web/tsconfig.json --noEmit
+
+check: lint typecheck ## Lint and typecheck
+
+unit: services install ## tap: unit and integration tests against real PostgreSQL and Redis
+	npx tap
+
+e2e: services build ## Browser tests in Debian Chromium (installed when missing)
+	@bash infra/scripts/chromium.sh
+	npx tap --disable-coverage --jobs=1 --timeout=300 test/e2e/*.test.ts
+
+test: check unit e2e ## Everything CI runs: check, tap tests, E2E
+	@echo "make test: all suites passed"
+
+bench: services install ## Benchmarks under test/bench, each beside a baseline measured in the same run
+	npx tsx test/bench/run.ts
+
+clean: ## Remove build output
+	rm -rf web/dist .tap
