@@ -34,11 +34,35 @@ export const MaintenanceCommand = Type.Object({
   day: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' })),
 });
 
+const ISO_DATE = '^\\d{4}-\\d{2}-\\d{2}$';
+
+/** Loads one billing account's spend from a source, replacing the (account, day) slices it covers. */
+export const BillingIngestCommand = Type.Object({
+  customer_id: Type.String({ minLength: 1 }),
+  billing_account_id: Type.String({ minLength: 1 }),
+  source: Type.Union([Type.Literal('focus-file'), Type.Literal('gcp-generated'), Type.Literal('bigquery')]),
+  /** focus-file: path of the file as the worker sees it. */
+  file: Type.Optional(Type.String({ minLength: 1 })),
+  /** gcp-generated, bigquery: first and last US/Pacific day (default: 13 months back to yesterday). */
+  from: Type.Optional(Type.String({ pattern: ISO_DATE })),
+  to: Type.Optional(Type.String({ pattern: ISO_DATE })),
+});
+export type BillingIngestCommand = Static<typeof BillingIngestCommand>;
+
+// Azure billing account ids may contain ':', which BullMQ ids may not; a file is named by its path, readable in bull-board.
+const idPart = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '_');
+const billingIngestJobId = (d: BillingIngestCommand) =>
+  d.source === 'focus-file'
+    ? `ingest-${idPart(d.billing_account_id)}-file-${idPart(d.file ?? '')}`
+    : `ingest-${idPart(d.billing_account_id)}-${d.source}-${d.from ?? 'default'}-${d.to ?? 'default'}`;
+
 export const QUEUES = {
   /** Sends one e-mail; the only place that sends mail. */
   notify: define({ job: 'notify.send', payload: NotifyCommand, jobId: (d) => `notify-${d.key}` }),
   /** Nightly housekeeping: drops expired token revocations. */
   maintenance: define({ job: 'maintenance.purge', payload: MaintenanceCommand, jobId: (d) => `maintenance-${d.day ?? 'now'}` }),
+  /** Streams a billing source into cost_line and refreshes the rollups of the days it covers. */
+  'billing-ingest': define({ job: 'billing.ingest', payload: BillingIngestCommand, jobId: billingIngestJobId }),
 } as const;
 
 /** Nightly work, installed by the worker as BullMQ job schedulers (upserted, so restarts never duplicate them). */

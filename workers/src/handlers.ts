@@ -4,11 +4,15 @@ import type { Mailer } from '@cc/shared/ports/mailer.ts';
 import type { QueueName } from '@cc/shared/queues.ts';
 import { notifyHandler } from './jobs/notify.ts';
 import { maintenanceHandler } from './jobs/maintenance.ts';
+import { billingIngestHandler } from './jobs/billing-ingest.ts';
+import type { BillingSourceDeps } from './adapters/billing/index.ts';
 
 export interface WorkerDeps {
   pool: Pool;
   mailer: Mailer;
   mailDomain: string;
+  /** Billing sources beyond the local ones (the real BigQuery export, when configured). */
+  billingSources?: BillingSourceDeps;
 }
 
 export type Handler = (job: Job) => Promise<unknown>;
@@ -18,5 +22,6 @@ export function buildHandlers(deps: WorkerDeps): Record<QueueName, Handler> {
   return {
     notify: notifyHandler(deps) as Handler,
     maintenance: maintenanceHandler(deps) as Handler,
+    'billing-ingest': billingIngestHandler(deps) as Handler,
   };
 }

@@ -24,7 +24,26 @@ import {
   toCopyLine,
   type IngestSourceKind,
 } from '@cc/shared/db/billing-ingest.ts';
+import { findCustomerBilling } from '@cc/shared/db/billing-ingest.ts';
 import { validateRow } from './validate.ts';
+
+/** The command cannot be carried out as given (unknown customer or account, missing file, bad window); retrying will not help. */
+export class BadIngestCommand extends Error {
+  override name = 'BadIngestCommand';
+}
+
+/**
+ * Checks the customer exists and owns the billing account (tenant guard for ingest: lines of an
+ * account land only under the customer that lists it); returns the customer's billing settings.
+ */
+export async function resolveIngestTarget(pool: Pool, customerId: string, billingAccountId: string): Promise<{ billing_currency: string }> {
+  const customer = await findCustomerBilling(pool, customerId);
+  if (!customer) throw new BadIngestCommand(`customer ${customerId} not found`);
+  if (!customer.billing_account_ids.includes(billingAccountId)) {
+    throw new BadIngestCommand(`billing account ${billingAccountId} is not an account of customer ${customerId}`);
+  }
+  return customer;
+}
 
 /** How many bad lines a rejection lists (the issue: the first 100). */
 export const MAX_LISTED_ERRORS = 100;
@@ -97,6 +116,12 @@ export async function runIngest(req: IngestRequest): Promise<IngestSummary> {
   });
   const client = await pool.connect();
   let broken = false;
+  // A checked-out client whose connection dies emits 'error'; unheard, that would crash the process.
+  // The failing query rejects anyway, so only remember not to hand the connection back.
+  const onConnectionError = () => {
+    broken = true;
+  };
+  client.on('error', onConnectionError);
   try {
     await createStaging(client);
     const errors: RowError[] = [];
@@ -171,6 +196,7 @@ export async function runIngest(req: IngestRequest): Promise<IngestSummary> {
     throw err;
   } finally {
     if (!broken) await dropStaging(client).catch(() => (broken = true));
+    client.off('error', onConnectionError);
     // A connection that died mid-transaction (killed backend) must not go back to the pool.
     client.release(broken);
   }

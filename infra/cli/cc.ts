@@ -1,0 +1,108 @@
+/**
+ * CommandCenter command line.
+ *
+ *   npm run cc -- ingest --customer ID --billing-account ID --file PATH          (a FOCUS 1.0 CSV file)
+ *   npm run cc -- ingest --customer ID --billing-account ID --generate [--months 13 | --from D --to D]
+ *
+ * Runs the same ingest as the `billing-ingest` worker job, in this process, with a progress bar on
+ * stderr. Exit codes: 0 loaded, 1 source rejected (bad lines listed), 2 bad command.
+ */
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '@cc/shared/config.ts';
+import { createPool } from '@cc/shared/db/pool.ts';
+import type { BillingIngestCommand } from '@cc/shared/queues.ts';
+import { billingToday } from '@cc/shared/time.ts';
+import { openBillingSource, defaultWindow } from '../../workers/src/adapters/billing/index.ts';
+import { runIngest, resolveIngestTarget, BadIngestCommand, IngestRejected } from '../../workers/src/billing/ingest.ts';
+import { progressBar } from './progress-bar.ts';
+
+const USAGE = `usage:
+  cc ingest --customer ID --billing-account ID --file PATH
+  cc ingest --customer ID --billing-account ID --generate [--months N | --from YYYY-MM-DD --to YYYY-MM-DD]`;
+
+class UsageError extends Error {}
+
+function ingestCommand(argv: string[]): BillingIngestCommand {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      customer: { type: 'string' },
+      'billing-account': { type: 'string' },
+      file: { type: 'string' },
+      generate: { type: 'boolean', default: false },
+      months: { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+    },
+    strict: true,
+  });
+  if (!values.customer || !values['billing-account']) throw new UsageError('--customer and --billing-account are required');
+  if (!!values.file === values.generate) throw new UsageError('give exactly one of --file or --generate');
+  const base = { customer_id: values.customer, billing_account_id: values['billing-account'] };
+  if (values.file) return { ...base, source: 'focus-file', file: values.file };
+  if (values.months !== undefined) {
+    if (values.from || values.to) throw new UsageError('--months and --from/--to exclude each other');
+    const months = Number(values.months);
+    if (!Number.isInteger(months) || months < 1 || months > 120) throw new UsageError('--months must be a whole number from 1 to 120');
+    return { ...base, source: 'gcp-generated', ...defaultWindow(billingToday(), months) };
+  }
+  return { ...base, source: 'gcp-generated', from: values.from, to: values.to };
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command !== 'ingest') {
+    console.error(USAGE);
+    return 2;
+  }
+  let cmd: BillingIngestCommand;
+  try {
+    cmd = ingestCommand(rest);
+  } catch (err) {
+    console.error(`${(err as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const pool = createPool(loadConfig().DATABASE_URL, 2);
+  const bar = progressBar();
+  try {
+    const customer = await resolveIngestTarget(pool, cmd.customer_id, cmd.billing_account_id);
+    const opened = await openBillingSource(cmd, customer);
+    console.error(`ingesting ${opened.source.label} into ${cmd.customer_id} / ${cmd.billing_account_id}`);
+    const summary = await runIngest({
+      pool,
+      customerId: cmd.customer_id,
+      billingAccountId: cmd.billing_account_id,
+      sourceKind: opened.kind,
+      source: opened.source,
+      fileName: opened.fileName,
+      fileHash: opened.fileHash,
+      onProgress: (p) => bar.update(p),
+    });
+    bar.finish();
+    console.log(`loaded ${summary.rows} rows into ${summary.days} days (${summary.from}..${summary.to}), batch ${summary.batchId}`);
+    for (const t of summary.totals) {
+      console.log(`  ${t.provider_name} (${t.provider}) ${t.currency}: cost ${t.cost}, credits ${t.credits}, spend ${t.spend}`);
+    }
+    return 0;
+  } catch (err) {
+    bar.finish();
+    if (err instanceof IngestRejected) {
+      console.error(`rejected: ${err.errorCount} bad line${err.errorCount === 1 ? '' : 's'}; nothing was loaded (batch ${err.batchId})`);
+      for (const e of err.errors) console.error(`  line ${e.line}: ${e.reason}`);
+      if (err.errorCount > err.errors.length) console.error(`  … and ${err.errorCount - err.errors.length} more`);
+      return 1;
+    }
+    if (err instanceof BadIngestCommand) {
+      console.error(err.message);
+      return 2;
+    }
+    throw err;
+  } finally {
+    await pool.end();
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  process.exitCode = await main(process.argv.slice(2));
+}
