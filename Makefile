@@ -22,8 +22,9 @@ services: ## Install (apt-get) and start PostgreSQL and Redis unless DATABASE_UR
 migrate: services install ## Create the database if missing and apply migrations
 	npx tsx infra/scripts/migrate.ts
 
-seed: migrate ## Load the demo entities, customers and users (idempotent)
+seed: migrate ## Load the demo entities, customers, users and 13 months of generated spend (idempotent)
 	npx tsx infra/scripts/seed.ts
+	npx tsx infra/scripts/seed-billing.ts
 
 build: install ## Build the web app into web/dist
 	npm run build -w web
