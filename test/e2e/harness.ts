@@ -44,5 +44,5 @@ export async function signIn(page: Page, base: string, email: string, password =
   await page.goto(base);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
 }

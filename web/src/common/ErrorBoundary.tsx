@@ -3,6 +3,7 @@ import { MESSAGES } from '@cc/shared/constants.ts';
 import { useLocation } from 'wouter';
 import { useLogErrorMutation } from '../features/logs/logsApi.ts';
 import { Page, PageMessage } from './Page.tsx';
+import styles from './Page.module.css';
 
 export interface CrashReport {
   error: Error;
@@ -15,6 +16,8 @@ interface ErrorBoundaryProps {
   onError?: (report: CrashReport) => void;
   /** When this changes (e.g. the path), the boundary clears and renders its children again. */
   resetKey?: string;
+  /** Pad the message: for a boundary outside the content area, which pads its own children. */
+  padded?: boolean;
 }
 
 interface ErrorBoundaryState {
@@ -39,16 +42,18 @@ export class ErrorBoundary extends Component<ErrorBoundaryProps, ErrorBoundarySt
   }
 
   override render(): ReactNode {
-    if (this.state.crashed) return <CrashMessage />;
+    if (this.state.crashed) return <CrashMessage padded={this.props.padded} />;
     return this.props.children;
   }
 }
 
-function CrashMessage() {
+function CrashMessage({ padded = false }: { padded?: boolean }) {
   return (
-    <Page title={MESSAGES.somethingWrong}>
-      <PageMessage>{MESSAGES.tryAgain}</PageMessage>
-    </Page>
+    <div className={padded ? styles.padded : undefined}>
+      <Page title={MESSAGES.somethingWrong}>
+        <PageMessage>{MESSAGES.tryAgain}</PageMessage>
+      </Page>
+    </div>
   );
 }
 
@@ -57,12 +62,13 @@ const MAX_RESOURCE = 2000;
 const MAX_TYPE = 200;
 const MAX_TEXT = 50_000;
 
-/** The boundary around the content area: logs each crash (spec 000 §7) and resets on navigation. */
-export function ContentErrorBoundary({ children }: { children: ReactNode }) {
+/** A boundary that stores each crash (spec 000 §7) and clears on navigation. */
+export function LoggingErrorBoundary({ children, padded }: { children: ReactNode; padded?: boolean }) {
   const [location] = useLocation();
   const [logError] = useLogErrorMutation();
   return (
     <ErrorBoundary
+      padded={padded}
       resetKey={location}
       onError={({ error, componentStack }) => {
         void logError({

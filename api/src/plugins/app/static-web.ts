@@ -14,7 +14,8 @@ export default fp(
     const root = resolve(app.config.WEB_DIST);
     const hasWeb = existsSync(resolve(root, 'index.html'));
     if (hasWeb) {
-      await app.register(fastifyStatic, { root, wildcard: true, index: false, prefix: '/' });
+      // `/` serves index.html directly; other client routes come through the not-found fallback below.
+      await app.register(fastifyStatic, { root, wildcard: true, index: 'index.html', prefix: '/' });
     } else {
       app.log.warn({ root }, 'web app not built (npm run build); serving the api only');
     }

@@ -39,8 +39,8 @@ export type FeatureFlag =
   | 'anomaly_detection';
 
 /** Billing accounts of a customer, default first; spaces are not part of ids (spec 001 §2.4). */
-export function splitBillingAccounts(value: string | null | undefined): string[] {
-  if (!value) return [];
+export function splitBillingAccounts(value: unknown): string[] {
+  if (typeof value !== 'string') return [];
   return value
     .split(',')
     .map((s) => s.replace(/\s+/g, ''))

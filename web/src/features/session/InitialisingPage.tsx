@@ -1,8 +1,9 @@
 import { useEffect, useRef } from 'react';
-import { Spinner } from '@primer/react';
+import { Button, Spinner } from '@primer/react';
 import { CLAIMS_RELOAD_MS, MESSAGES } from '@cc/shared/constants.ts';
 import { Page, PageMessage } from '../../common/Page.tsx';
 import { useRefreshTokenMutation, useSetClaimsMutation } from './sessionApi.ts';
+import { useSignOut } from './useSignOut.ts';
 
 /**
  * Shown while the user's claims are missing or carry no permissions (spec 000 §2). Asks the api to
@@ -12,6 +13,7 @@ import { useRefreshTokenMutation, useSetClaimsMutation } from './sessionApi.ts';
 export function InitialisingPage() {
   const [setClaims] = useSetClaimsMutation();
   const [refresh] = useRefreshTokenMutation();
+  const signOut = useSignOut();
   const asked = useRef(false);
 
   useEffect(() => {
@@ -32,6 +34,10 @@ export function InitialisingPage() {
     <Page title="CommandCenter">
       <PageMessage>{MESSAGES.initialising}</PageMessage>
       <Spinner size="small" srText={null} />
+      <div>
+        {/* Not stuck here: another account can sign in meanwhile. */}
+        <Button onClick={() => void signOut()}>Logout</Button>
+      </div>
     </Page>
   );
 }

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Banner, Button, FormControl, Heading, TextInput } from '@primer/react';
 import { useDocumentTitle } from '../../common/Page.tsx';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
@@ -20,7 +20,6 @@ export function LoginPage() {
   const [submitted, setSubmitted] = useState(false);
   const [serverError, setServerError] = useState<string | null>(null);
   const [socialBusy, setSocialBusy] = useState(false);
-  const errorId = useId();
 
   // Field messages appear after the first attempt, then follow the typing.
   const errors: LoginErrors = submitted ? validateLogin(email, password) : {};
@@ -62,7 +61,7 @@ export function LoginPage() {
           CommandCenter
         </Heading>
         {message ? (
-          <div role="alert" id={errorId}>
+          <div role="alert">
             <Banner variant={serverError ? 'critical' : 'warning'} title={message} layout="compact" />
           </div>
         ) : null}

@@ -30,7 +30,7 @@ export const sessionApi = api.injectEndpoints({
     refreshToken: build.mutation<TokenAnswer, void>({
       query: () => ({ url: '/v1/auth/refresh', method: 'POST' }),
       async onQueryStarted(_arg, { dispatch, getState, queryFulfilled }) {
-        const tokenOf = () => (getState() as { session: { token: string | null } }).session.token;
+        const tokenOf = () => (getState() as unknown as { session: { token: string | null } }).session.token;
         const sentWith = tokenOf();
         const { data } = await queryFulfilled.catch(() => ({ data: null }));
         // A sign-out while the refresh was in flight wins: do not sign the user back in.

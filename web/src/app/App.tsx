@@ -1,0 +1,94 @@
+import { useEffect, useRef } from 'react';
+import { useLocation } from 'wouter';
+import { MESSAGES } from '@cc/shared/constants.ts';
+import { useAppDispatch, useAppSelector } from './hooks.ts';
+import { AppShell } from './shell/AppShell.tsx';
+import { PageLoading } from '../common/Page.tsx';
+import { LoggingErrorBoundary } from '../common/ErrorBoundary.tsx';
+import { LoginPage } from '../features/session/LoginPage.tsx';
+import { InitialisingPage } from '../features/session/InitialisingPage.tsx';
+import { useLogoutMutation, useRefreshTokenMutation } from '../features/session/sessionApi.ts';
+import { sessionEnded, storedClaimsUsed } from '../features/session/sessionSlice.ts';
+import { readTokenClaims } from '../features/session/token-storage.ts';
+import styles from './App.module.css';
+
+/**
+ * Decides what the whole window shows (spec 001 §2.1, 000 §2): the login page when nobody is signed
+ * in or the user has no customers, the initialising message while claims carry no permissions,
+ * otherwise the app.
+ */
+export function App() {
+  const session = useAppSelector((s) => s.session);
+  useConfirmToken();
+  useEndSessionWithoutCustomers();
+  const [location, navigate] = useLocation();
+
+  // After signing in again, /logout must not sign the user straight out.
+  const anonymous = session.status === 'anonymous';
+  useEffect(() => {
+    if (anonymous && location === '/logout') navigate('/', { replace: true });
+  }, [anonymous, location, navigate]);
+
+  if (session.status === 'anonymous') return <LoginPage />;
+  if (session.status === 'checking') {
+    return (
+      <div className={styles.boot}>
+        <PageLoading />
+      </div>
+    );
+  }
+  const claims = session.claims;
+  if (!claims || claims.perms.length === 0) {
+    return (
+      <main className={styles.boot}>
+        <InitialisingPage />
+      </main>
+    );
+  }
+  if (claims.customers.length === 0) return <LoginPage />;
+  // The content area has its own boundary; this one keeps a crash in the header or menu off a blank page.
+  return (
+    <LoggingErrorBoundary padded>
+      <AppShell />
+    </LoggingErrorBoundary>
+  );
+}
+
+/** A token held but unconfirmed (start-up, social sign-in): refresh it to learn the current claims. */
+function useConfirmToken() {
+  const dispatch = useAppDispatch();
+  const status = useAppSelector((s) => s.session.status);
+  const token = useAppSelector((s) => s.session.token);
+  const [refresh] = useRefreshTokenMutation();
+  const checking = useRef<string | null>(null);
+
+  useEffect(() => {
+    if (status !== 'checking' || !token || checking.current === token) return;
+    checking.current = token;
+    void refresh()
+      .unwrap()
+      .catch((error: { status?: unknown }) => {
+        if (error.status === 401) return; // the api slice has already ended the session
+        // The api is unreachable: carry on with the claims signed into the token, if it is still valid.
+        const stored = readTokenClaims(token);
+        dispatch(stored ? storedClaimsUsed({ claims: stored.claims }) : sessionEnded({ notice: null }));
+      });
+  }, [status, token, refresh, dispatch]);
+}
+
+/** A user with no customers cannot use the app (spec 001 §2.1): sign out and say why. */
+function useEndSessionWithoutCustomers() {
+  const dispatch = useAppDispatch();
+  const session = useAppSelector((s) => s.session);
+  const [logout] = useLogoutMutation();
+  const noCustomers = session.status === 'signedIn' && !!session.claims && session.claims.perms.length > 0 && session.claims.customers.length === 0;
+
+  useEffect(() => {
+    if (!noCustomers || !session.token) return;
+    // The login page already shows (App); end the session once the token is revoked.
+    void logout({ token: session.token })
+      .unwrap()
+      .catch(() => undefined)
+      .finally(() => dispatch(sessionEnded({ notice: MESSAGES.contactAdmin })));
+  }, [noCustomers, session.token, logout, dispatch]);
+}
