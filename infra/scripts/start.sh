@@ -9,8 +9,9 @@ pids=()
 stop() { trap - INT TERM; echo; echo "stopping…"; kill "${pids[@]}" 2>/dev/null || true; wait "${pids[@]}" 2>/dev/null || true; exit 0; }
 trap stop INT TERM
 
-npx tsx api/src/main.ts & pids+=($!)
-npx tsx workers/src/main.ts & pids+=($!)
+# node itself (not npx) so the signals below reach the processes that do the work.
+node --import tsx api/src/main.ts & pids+=($!)
+node --import tsx workers/src/main.ts & pids+=($!)
 
 for _ in $(seq 1 60); do
   curl -fsS "http://127.0.0.1:$PORT/readyz" >/dev/null 2>&1 && break
