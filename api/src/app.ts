@@ -8,7 +8,9 @@ import pgPlugin from './plugins/external/pg.ts';
 import queuesPlugin from './plugins/external/queues.ts';
 import errorHandler from './plugins/app/error-handler.ts';
 import authPlugin from './plugins/app/auth.ts';
-import routePolicyGuard from './plugins/app/route-policy-guard.ts';
+import routeRegistry from './plugins/app/route-registry.ts';
+import permissionGuard from './plugins/app/permission-guard.ts';
+import tenantGuard from './plugins/app/tenant-guard.ts';
 import metricsPlugin from './plugins/app/metrics.ts';
 import swaggerPlugin from './plugins/app/swagger.ts';
 import bullBoardPlugin from './plugins/app/bull-board.ts';
@@ -39,7 +41,9 @@ export async function buildApp(config: Config, opts: { logger?: boolean } = {}):
   // app: cross-cutting concerns, registered before any route so every route passes through them
   await app.register(errorHandler);
   await app.register(authPlugin);
-  await app.register(routePolicyGuard);
+  await app.register(routeRegistry);
+  await app.register(permissionGuard);
+  await app.register(tenantGuard);
   await app.register(swaggerPlugin);
   await app.register(metricsPlugin);
   await app.register(bullBoardPlugin);

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Permission } from '@cc/shared/permissions.ts';
 
 /**
- * What a route must declare in its `config` (checked at registration, see plugins/app/route-policy-guard.ts).
+ * What a route must declare in its `config` (checked at registration, see plugins/app/route-registry.ts; enforced by permission-guard.ts and tenant-guard.ts).
  * - permission: an `area_action` string, or 'public' (no sign-in), 'authenticated' (any signed-in user),
  *   'admin' (role admin: operator tools).
  * - tenant: where the route names a customer, or 'none' when it names none.

@@ -7,7 +7,7 @@
  * - admin-only routes refuse customers.
  */
 import t from 'tap';
-import type { RegisteredRoute } from '../../api/src/plugins/app/route-policy-guard.ts';
+import type { RegisteredRoute } from '../../api/src/plugins/app/route-registry.ts';
 import { isWritePermission } from '@cc/shared/permissions.ts';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../api/src/app.ts';

@@ -1,4 +1,5 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import formbody from '@fastify/formbody';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
@@ -27,8 +28,22 @@ interface PendingCode {
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const policy = { permission: 'public', tenant: 'none' } as const;
 const hidden = { hide: true };
+const opt = Type.Optional(Type.String());
+const AuthorizeQuery = Type.Object({
+  client_id: opt, response_type: opt, redirect_uri: opt, state: opt, nonce: opt, code_challenge: opt, code_challenge_method: opt, scope: opt,
+});
+const AuthorizeForm = Type.Object({
+  email: opt, email_verified: opt, redirect_uri: opt, state: opt, nonce: opt, code_challenge: opt, code_challenge_method: opt,
+});
+const TokenForm = Type.Object({ grant_type: opt, code: opt, redirect_uri: opt, code_verifier: opt, client_id: opt, client_secret: opt });
+const OAuthError = Type.Object({ error: Type.String(), error_description: Type.Optional(Type.String()) });
+const Detail = Type.Object({ detail: Type.String() });
+const TokenAnswer = Type.Object({
+  access_token: Type.String(), token_type: Type.String(), expires_in: Type.Integer(), id_token: Type.String(), scope: Type.String(),
+});
+const UserInfo = Type.Object({ sub: Type.String(), email: Type.String(), email_verified: Type.Boolean() });
 
-export const localOidcProvider: FastifyPluginAsync<LocalProviderOptions> = async (app, opts) => {
+export const localOidcProvider: FastifyPluginAsyncTypebox<LocalProviderOptions> = async (app, opts) => {
   await app.register(formbody);
   const { privateKey, publicKey } = await generateKeyPair('RS256');
   const jwk: JWK = { ...(await exportJWK(publicKey)), kid: 'local-1', alg: 'RS256', use: 'sig' };
@@ -52,11 +67,11 @@ export const localOidcProvider: FastifyPluginAsync<LocalProviderOptions> = async
 
   app.get('/jwks', { config: policy, schema: hidden }, async () => ({ keys: [jwk] }));
 
-  app.get<{ Querystring: Record<string, string> }>('/authorize', { config: policy, schema: hidden }, async (req, reply) => {
+  app.get('/authorize', { config: policy, schema: { ...hidden, querystring: AuthorizeQuery, response: { 200: Type.String(), 400: Detail } } }, async (req, reply) => {
     const q = req.query;
     if (q.client_id !== opts.clientId) return reply.code(400).send({ detail: 'unknown client_id' });
     if (q.response_type !== 'code') return reply.code(400).send({ detail: 'response_type must be code' });
-    const keep = ['redirect_uri', 'state', 'nonce', 'code_challenge', 'code_challenge_method']
+    const keep = (['redirect_uri', 'state', 'nonce', 'code_challenge', 'code_challenge_method'] as const)
       .map((k) => `<input type="hidden" name="${k}" value="${escapeHtml(q[k] ?? '')}">`)
       .join('');
     reply.type('text/html').send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Local identity provider</title>
@@ -68,7 +83,7 @@ export const localOidcProvider: FastifyPluginAsync<LocalProviderOptions> = async
 <button type="submit">Continue</button></form></body></html>`);
   });
 
-  app.post<{ Body: Record<string, string> }>('/authorize', { config: policy, schema: hidden }, async (req, reply) => {
+  app.post('/authorize', { config: policy, schema: { ...hidden, body: AuthorizeForm, response: { 400: Detail } } }, async (req, reply) => {
     const b = req.body ?? {};
     if (!b.email || !b.redirect_uri) return reply.code(400).send({ detail: 'email and redirect_uri are required' });
     const code = randomBytes(24).toString('base64url');
@@ -87,7 +102,7 @@ export const localOidcProvider: FastifyPluginAsync<LocalProviderOptions> = async
     return reply.redirect(target.toString(), 302);
   });
 
-  app.post<{ Body: Record<string, string> }>('/token', { config: policy, schema: hidden }, async (req, reply) => {
+  app.post('/token', { config: policy, schema: { ...hidden, body: TokenForm, response: { 200: TokenAnswer, 400: OAuthError, 401: OAuthError } } }, async (req, reply) => {
     const b = req.body ?? {};
     const [id, secret] = clientCredentials(req.headers.authorization, b);
     if (id !== opts.clientId || !safeEqual(secret, opts.clientSecret)) {
@@ -117,7 +132,7 @@ export const localOidcProvider: FastifyPluginAsync<LocalProviderOptions> = async
     return { access_token: accessToken, token_type: 'Bearer', expires_in: 300, id_token: idToken, scope: 'openid email' };
   });
 
-  app.get('/userinfo', { config: policy, schema: hidden }, async (req, reply) => {
+  app.get('/userinfo', { config: policy, schema: { ...hidden, response: { 200: UserInfo, 401: OAuthError } } }, async (req, reply) => {
     const token = req.headers.authorization?.replace(/^Bearer /i, '') ?? '';
     const info = accessTokens.get(token);
     if (!info || info.expires < Date.now()) return reply.code(401).send({ error: 'invalid_token' });
@@ -125,7 +140,7 @@ export const localOidcProvider: FastifyPluginAsync<LocalProviderOptions> = async
   });
 };
 
-function clientCredentials(header: string | undefined, body: Record<string, string>): [string, string] {
+function clientCredentials(header: string | undefined, body: { client_id?: string; client_secret?: string }): [string, string] {
   if (header?.startsWith('Basic ')) {
     const decoded = Buffer.from(header.slice(6), 'base64').toString();
     const i = decoded.indexOf(':');

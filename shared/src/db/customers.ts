@@ -72,3 +72,8 @@ export async function listCustomers(db: Queryable, scope: { admin: true } | { ad
       );
   return rows;
 }
+
+export async function customerExists(db: Queryable, customerId: string): Promise<boolean> {
+  const { rowCount } = await db.query('SELECT 1 FROM customer WHERE customer_id = $1', [customerId]);
+  return (rowCount ?? 0) > 0;
+}

@@ -102,3 +102,7 @@ export async function upsertUser(
     [u.id.toLowerCase(), u.role, u.passwordHash ?? null, u.emailVerified],
   );
 }
+
+export async function markEmailVerified(db: Queryable, userId: string): Promise<void> {
+  await db.query('UPDATE app_user SET email_verified = true, updated_at = now() WHERE id = $1', [userId]);
+}

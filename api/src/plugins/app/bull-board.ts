@@ -17,5 +17,5 @@ export default fp(
     });
     await app.register(serverAdapter.registerPlugin(), { prefix: BULL_BOARD_PATH });
   },
-  { name: 'bull-board', dependencies: ['queues', 'route-policy-guard'] },
+  { name: 'bull-board', dependencies: ['queues', 'route-registry'] },
 );

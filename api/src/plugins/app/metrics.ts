@@ -45,5 +45,5 @@ export default fp(
       return registry.metrics();
     });
   },
-  { name: 'metrics', dependencies: ['queues', 'route-policy-guard'] },
+  { name: 'metrics', dependencies: ['queues', 'route-registry'] },
 );

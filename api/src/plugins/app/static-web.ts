@@ -27,5 +27,5 @@ export default fp(
       return reply.code(404).send({ detail: `Route ${req.method} ${req.url.split('?')[0]} not found` });
     });
   },
-  { name: 'static-web', dependencies: ['config', 'route-policy-guard'] },
+  { name: 'static-web', dependencies: ['config', 'route-registry'] },
 );

@@ -14,5 +14,5 @@ export default fp(
     });
     await app.register(swaggerUi, { routePrefix: '/docs' });
   },
-  { name: 'swagger', dependencies: ['route-policy-guard'] },
+  { name: 'swagger', dependencies: ['route-registry'] },
 );

@@ -1,11 +1,20 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import * as oidc from 'openid-client';
+import { Type } from '@sinclair/typebox';
 import { oidcIssuer } from '@cc/shared/config.ts';
 import { MESSAGES } from '@cc/shared/constants.ts';
-import { findUserById } from '@cc/shared/db/users.ts';
+import { findUserById, markEmailVerified } from '@cc/shared/db/users.ts';
 
 const FLOW_COOKIE = 'oidc_flow';
+// The provider's answer; openid-client reads it from the full URL, these are only declared for the docs.
+const CallbackQuery = Type.Object({
+  code: Type.Optional(Type.String()),
+  state: Type.Optional(Type.String()),
+  iss: Type.Optional(Type.String()),
+  error: Type.Optional(Type.String()),
+  error_description: Type.Optional(Type.String()),
+});
 const policy = { permission: 'public', tenant: 'none' } as const;
 
 interface Flow {
@@ -53,7 +62,7 @@ const oidcRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return reply.redirect(url.toString(), 302);
   });
 
-  app.get('/v1/auth/oidc/callback', { config: policy, schema: { tags: ['auth'], summary: 'Finish social sign-in' } }, async (req, reply) => {
+  app.get('/v1/auth/oidc/callback', { config: policy, schema: { tags: ['auth'], summary: 'Finish social sign-in', querystring: CallbackQuery } }, async (req, reply) => {
     reply.clearCookie(FLOW_COOKIE, { path: '/v1/auth/oidc' });
     let flow: Flow;
     try {
@@ -80,7 +89,7 @@ const oidcRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (!user) return finish(reply, 403, { error: MESSAGES.invalidLogin });
     if (!user.email_verified) {
       // The provider vouches for the address, which is what our own verification would prove.
-      await app.pg.query('UPDATE app_user SET email_verified = true, updated_at = now() WHERE id = $1', [user.id]);
+      await markEmailVerified(app.pg, user.id);
     }
     const answer = await app.issueToken({ ...user, email_verified: true }, reply);
     return finish(reply, 200, { token: answer.token });

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { EMAIL_PATTERN } from '@cc/shared/constants.ts';
-import { refreshClaims } from '@cc/shared/db/users.ts';
+import { findUserById, refreshClaims } from '@cc/shared/db/users.ts';
 import { CustomerFilter, withErrors } from '../../schemas/common.ts';
 import { errors } from '../../errors.ts';
 
@@ -30,9 +30,7 @@ const claimsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req) => {
       const userId = req.body.user_id.toLowerCase();
       const claims = await refreshClaims(app.pg, userId);
-      if (claims === null && !(await app.pg.query('SELECT 1 FROM app_user WHERE id = $1', [userId])).rowCount) {
-        throw new errors.userNotFound();
-      }
+      if (claims === null && !(await findUserById(app.pg, userId))) throw new errors.userNotFound();
       return { user_id: userId, claims };
     },
   );
