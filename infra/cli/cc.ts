@@ -13,8 +13,8 @@ import { loadConfig } from '@cc/shared/config.ts';
 import { createPool } from '@cc/shared/db/pool.ts';
 import type { BillingIngestCommand } from '@cc/shared/queues.ts';
 import { billingToday } from '@cc/shared/time.ts';
-import { openBillingSource, defaultWindow } from '../../workers/src/adapters/billing/index.ts';
-import { runIngest, resolveIngestTarget, BadIngestCommand, IngestRejected } from '../../workers/src/billing/ingest.ts';
+import { defaultWindow } from '../../workers/src/adapters/billing/index.ts';
+import { ingestCommand, BadIngestCommand, IngestRejected } from '../../workers/src/billing/ingest.ts';
 import { progressBar } from './progress-bar.ts';
 
 const USAGE = `usage:
@@ -23,7 +23,7 @@ const USAGE = `usage:
 
 class UsageError extends Error {}
 
-function ingestCommand(argv: string[]): BillingIngestCommand {
+function parseIngestArgs(argv: string[]): BillingIngestCommand {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -58,7 +58,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   let cmd: BillingIngestCommand;
   try {
-    cmd = ingestCommand(rest);
+    cmd = parseIngestArgs(rest);
   } catch (err) {
     console.error(`${(err as Error).message}\n${USAGE}`);
     return 2;
@@ -66,17 +66,8 @@ export async function main(argv: string[]): Promise<number> {
   const pool = createPool(loadConfig().DATABASE_URL, 2);
   const bar = progressBar();
   try {
-    const customer = await resolveIngestTarget(pool, cmd.customer_id, cmd.billing_account_id);
-    const opened = await openBillingSource(cmd, customer);
-    console.error(`ingesting ${opened.source.label} into ${cmd.customer_id} / ${cmd.billing_account_id}`);
-    const summary = await runIngest({
-      pool,
-      customerId: cmd.customer_id,
-      billingAccountId: cmd.billing_account_id,
-      sourceKind: opened.kind,
-      source: opened.source,
-      fileName: opened.fileName,
-      fileHash: opened.fileHash,
+    const summary = await ingestCommand(pool, cmd, {
+      onOpened: (label) => console.error(`ingesting ${label} into ${cmd.customer_id} / ${cmd.billing_account_id}`),
       onProgress: (p) => bar.update(p),
     });
     bar.finish();

@@ -26,6 +26,8 @@ import {
 } from '@cc/shared/db/billing-ingest.ts';
 import { findCustomerBilling } from '@cc/shared/db/billing-ingest.ts';
 import { validateRow } from './validate.ts';
+import type { BillingIngestCommand } from '@cc/shared/queues.ts';
+import { openBillingSource, type BillingSourceDeps } from '../adapters/billing/index.ts';
 
 /** The command cannot be carried out as given (unknown customer or account, missing file, bad window); retrying will not help. */
 export class BadIngestCommand extends Error {
@@ -200,4 +202,28 @@ export async function runIngest(req: IngestRequest): Promise<IngestSummary> {
     // A connection that died mid-transaction (killed backend) must not go back to the pool.
     client.release(broken);
   }
+}
+
+/**
+ * Carries out one ingest command end to end (target check, source, ingest): the one entry used by
+ * the `billing-ingest` job and the `cc ingest` CLI, so both behave the same.
+ */
+export async function ingestCommand(
+  pool: Pool,
+  cmd: BillingIngestCommand,
+  opts: { sources?: BillingSourceDeps; onProgress?: IngestRequest['onProgress']; onOpened?: (label: string) => void } = {},
+): Promise<IngestSummary> {
+  const customer = await resolveIngestTarget(pool, cmd.customer_id, cmd.billing_account_id);
+  const opened = await openBillingSource(cmd, customer, opts.sources);
+  opts.onOpened?.(opened.source.label);
+  return runIngest({
+    pool,
+    customerId: cmd.customer_id,
+    billingAccountId: cmd.billing_account_id,
+    sourceKind: opened.kind,
+    source: opened.source,
+    fileName: opened.fileName,
+    fileHash: opened.fileHash,
+    onProgress: opts.onProgress,
+  });
 }

@@ -1,8 +1,8 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Pool } from '@cc/shared/db/pool.ts';
 import type { QueuePayload } from '@cc/shared/queues.ts';
-import { openBillingSource, type BillingSourceDeps } from '../adapters/billing/index.ts';
-import { runIngest, resolveIngestTarget, BadIngestCommand, IngestRejected, type IngestProgress } from '../billing/ingest.ts';
+import type { BillingSourceDeps } from '../adapters/billing/index.ts';
+import { ingestCommand, BadIngestCommand, IngestRejected, type IngestProgress } from '../billing/ingest.ts';
 
 export interface BillingIngestDeps {
   pool: Pool;
@@ -25,23 +25,14 @@ export function billingIngestHandler(deps: BillingIngestDeps) {
   return async (job: Job<QueuePayload<'billing-ingest'>>) => {
     const cmd = job.data;
     try {
-      const customer = await resolveIngestTarget(deps.pool, cmd.customer_id, cmd.billing_account_id);
-      const opened = await openBillingSource(cmd, customer, deps.billingSources);
       let last = -1;
-      const summary = await runIngest({
-        pool: deps.pool,
-        customerId: cmd.customer_id,
-        billingAccountId: cmd.billing_account_id,
-        sourceKind: opened.kind,
-        source: opened.source,
-        fileName: opened.fileName,
-        fileHash: opened.fileHash,
+      return await ingestCommand(deps.pool, cmd, {
+        sources: deps.billingSources,
         onProgress: async (p) => {
           const pct = progressPercent(p);
           if (pct !== last) await job.updateProgress((last = pct));
         },
       });
-      return summary;
     } catch (err) {
       if (err instanceof BadIngestCommand) throw new UnrecoverableError(err.message);
       if (err instanceof IngestRejected) {
