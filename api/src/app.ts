@@ -23,6 +23,14 @@ import claimsRoutes from './routes/customers/claims.ts';
 import customersRead from './routes/customers/read.ts';
 import logRoutes from './routes/logs/index.ts';
 import mailRoutes from './routes/ops/mail.ts';
+import billingRoutes from './routes/billing/index.ts';
+import anomalyRoutes from './routes/anomalies/index.ts';
+import alertRoutes from './routes/alerts/index.ts';
+import viewerRoutes from './routes/viewers/index.ts';
+import ticketRoutes from './routes/tickets/index.ts';
+import entityRoutes from './routes/entities/index.ts';
+import customersWrite from './routes/customers/write.ts';
+import userRoutes from './routes/users/index.ts';
 
 /** Builds the api; `main.ts` listens, tests use `inject()`. */
 export async function buildApp(config: Config, opts: { logger?: boolean } = {}): Promise<FastifyInstance> {
@@ -55,6 +63,14 @@ export async function buildApp(config: Config, opts: { logger?: boolean } = {}):
   await app.register(customersRead);
   await app.register(logRoutes);
   await app.register(mailRoutes);
+  await app.register(billingRoutes);
+  await app.register(anomalyRoutes);
+  await app.register(alertRoutes);
+  await app.register(viewerRoutes);
+  await app.register(ticketRoutes);
+  await app.register(entityRoutes);
+  await app.register(customersWrite);
+  await app.register(userRoutes);
   if (config.OIDC === 'local') {
     await app.register(localOidcProvider, {
       prefix: '/oidc',

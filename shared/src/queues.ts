@@ -7,6 +7,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { EMAIL_PATTERN } from './constants.ts';
 import { Value } from '@sinclair/typebox/value';
 import type { JobsOptions } from 'bullmq';
+import { TicketSyncCommand, ticketSyncJobId } from './commands/ticket-sync.ts';
 
 export const NotifyCommand = Type.Object({
   to: Type.Array(Type.String({ pattern: EMAIL_PATTERN }), { minItems: 1 }),
@@ -49,6 +50,23 @@ export const BillingIngestCommand = Type.Object({
 });
 export type BillingIngestCommand = Static<typeof BillingIngestCommand>;
 
+/** Detects anomalies for one customer (or every customer with anomaly_detection on) for one day. */
+export const AnomalyDetectCommand = Type.Object({
+  customer_id: Type.Optional(Type.String({ minLength: 1 })),
+  /** The judged US/Pacific day (default: two days before today). */
+  date: Type.Optional(Type.String({ pattern: ISO_DATE })),
+});
+export type AnomalyDetectCommand = Static<typeof AnomalyDetectCommand>;
+
+/** Compares month-to-date spend with the alert quotas of one customer (or all) and sends first-crossing notices. */
+export const AlertEvaluateCommand = Type.Object({
+  customer_id: Type.Optional(Type.String({ minLength: 1 })),
+  billing_account_id: Type.Optional(Type.String({ minLength: 1 })),
+  /** The US/Pacific day whose month is evaluated (default: today). */
+  day: Type.Optional(Type.String({ pattern: ISO_DATE })),
+});
+export type AlertEvaluateCommand = Static<typeof AlertEvaluateCommand>;
+
 // Azure billing account ids may contain ':', which BullMQ ids may not; a file is named by its path, readable in bull-board.
 const idPart = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '_');
 const billingIngestJobId = (d: BillingIngestCommand) =>
@@ -63,11 +81,29 @@ export const QUEUES = {
   maintenance: define({ job: 'maintenance.purge', payload: MaintenanceCommand, jobId: (d) => `maintenance-${d.day ?? 'now'}` }),
   /** Streams a billing source into cost_line and refreshes the rollups of the days it covers. */
   'billing-ingest': define({ job: 'billing.ingest', payload: BillingIngestCommand, jobId: billingIngestJobId }),
+  /** Finds spend anomalies over the rollups and stores them; new ones are e-mailed through notify. */
+  'anomaly-detect': define({
+    job: 'anomaly.detect',
+    payload: AnomalyDetectCommand,
+    jobId: (d) => `anomaly-${idPart(d.customer_id ?? 'all')}-${d.date ?? 'default'}-${Date.now()}`,
+  }),
+  /** Month-to-date spend against alert quotas; first crossing per alert and month is e-mailed through notify. */
+  'alert-evaluate': define({
+    job: 'alert.evaluate',
+    payload: AlertEvaluateCommand,
+    jobId: (d) => `alert-${idPart(d.customer_id ?? 'all')}-${idPart(d.billing_account_id ?? 'all')}-${d.day ?? 'today'}-${Date.now()}`,
+  }),
+  /** Writes to the ticket system of record (Jira or local) and pulls what changed there. */
+  'ticket-sync': define({ job: 'ticket.sync', payload: TicketSyncCommand, jobId: ticketSyncJobId }),
 } as const;
 
 /** Nightly work, installed by the worker as BullMQ job schedulers (upserted, so restarts never duplicate them). */
 export const SCHEDULES: { id: string; queue: QueueName; pattern: string; data: Record<string, unknown> }[] = [
   { id: 'maintenance-nightly', queue: 'maintenance', pattern: '0 3 * * *', data: {} },
+  // After the nightly billing export has landed (the exports settle within a day or two).
+  { id: 'anomaly-detect-nightly', queue: 'anomaly-detect', pattern: '30 5 * * *', data: {} },
+  { id: 'alert-evaluate-nightly', queue: 'alert-evaluate', pattern: '0 6 * * *', data: {} },
+  { id: 'ticket-sync-pull', queue: 'ticket-sync', pattern: '*/5 * * * *', data: { op: 'pull' } },
 ];
 export const SCHEDULE_TIME_ZONE = 'America/Los_Angeles';
 

@@ -32,7 +32,7 @@ async function freePort(): Promise<number> {
 export async function startProduct(t: Teardown): Promise<{ base: string; browser: Browser; app: Awaited<ReturnType<typeof build>> }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const app = await build(t, { config: { PUBLIC_URL: base, PORT: port, WEB_DIST: 'web/dist' } });
+  const app = await build(t, { config: { PUBLIC_URL: base, PORT: port, WEB_DIST: process.env.WEB_DIST ?? 'web/dist' } });
   await app.listen({ host: '127.0.0.1', port });
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
   t.teardown(() => browser.close());

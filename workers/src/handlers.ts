@@ -5,6 +5,9 @@ import type { QueueName } from '@cc/shared/queues.ts';
 import { notifyHandler } from './jobs/notify.ts';
 import { maintenanceHandler } from './jobs/maintenance.ts';
 import { billingIngestHandler } from './jobs/billing-ingest.ts';
+import { anomalyDetectHandler } from './jobs/anomaly-detect.ts';
+import { alertEvaluateHandler } from './jobs/alert-evaluate.ts';
+import { ticketSyncHandler } from './jobs/ticket-sync.ts';
 import type { BillingSourceDeps } from './adapters/billing/index.ts';
 
 export interface WorkerDeps {
@@ -23,5 +26,8 @@ export function buildHandlers(deps: WorkerDeps): Record<QueueName, Handler> {
     notify: notifyHandler(deps) as Handler,
     maintenance: maintenanceHandler(deps) as Handler,
     'billing-ingest': billingIngestHandler(deps) as Handler,
+    'anomaly-detect': anomalyDetectHandler(deps) as Handler,
+    'alert-evaluate': alertEvaluateHandler(deps) as Handler,
+    'ticket-sync': ticketSyncHandler(deps) as Handler,
   };
 }

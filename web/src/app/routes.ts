@@ -88,13 +88,29 @@ const features = {
 } satisfies Record<string, AppRoute['feature']>;
 
 const BillingPage = lazy(() => import('../features/billing/BillingPage.tsx').then((m) => ({ default: m.BillingPage })));
+const AnomalyPage = lazy(() => import('../features/anomalies/AnomalyPage.tsx').then((m) => ({ default: m.AnomalyPage })));
+const AlertsPage = lazy(() => import('../features/alerts/AlertsPage.tsx').then((m) => ({ default: m.AlertsPage })));
+const ViewersPage = lazy(() => import('../features/viewers/ViewersPage.tsx').then((m) => ({ default: m.ViewersPage })));
+const TicketListPage = lazy(() => import('../features/tickets/TicketListPage.tsx').then((m) => ({ default: m.TicketListPage })));
+const NewTicketPage = lazy(() => import('../features/tickets/NewTicketPage.tsx').then((m) => ({ default: m.NewTicketPage })));
+const TicketViewPage = lazy(() => import('../features/tickets/TicketViewPage.tsx').then((m) => ({ default: m.TicketViewPage })));
+const EntityListPage = lazy(() => import('../features/entities/EntityListPage.tsx').then((m) => ({ default: m.EntityListPage })));
+const NewEntityPage = lazy(() => import('../features/entities/NewEntityPage.tsx').then((m) => ({ default: m.NewEntityPage })));
+const UpdateEntityPage = lazy(() => import('../features/entities/UpdateEntityPage.tsx').then((m) => ({ default: m.UpdateEntityPage })));
+const CustomerListPage = lazy(() => import('../features/customermanagement/CustomerListPage.tsx').then((m) => ({ default: m.CustomerListPage })));
+const NewCustomerPage = lazy(() => import('../features/customermanagement/NewCustomerPage.tsx').then((m) => ({ default: m.NewCustomerPage })));
+const UpdateCustomerPage = lazy(() => import('../features/customermanagement/UpdateCustomerPage.tsx').then((m) => ({ default: m.UpdateCustomerPage })));
+const CustomerSettingsPage = lazy(() => import('../features/customermanagement/CustomerSettingsPage.tsx').then((m) => ({ default: m.CustomerSettingsPage })));
+const UserListPage = lazy(() => import('../features/users/UserListPage.tsx').then((m) => ({ default: m.UserListPage })));
+const NewUsersPage = lazy(() => import('../features/users/NewUsersPage.tsx').then((m) => ({ default: m.NewUsersPage })));
+const UpdateUserPage = lazy(() => import('../features/users/UpdateUserPage.tsx').then((m) => ({ default: m.UpdateUserPage })));
 const LogoutPage = lazy(() => import('../features/session/LogoutPage.tsx').then((m) => ({ default: m.LogoutPage })));
 
 /** Spec 001 §2.1, in its order. The router renders these; the side menu links to some of them. */
 export const ROUTES: readonly AppRoute[] = [
   { path: '/', title: 'Billing', gate: signedIn, page: BillingPage },
   { path: '/systemhealth', title: 'System Health', gate: perm('systemhealth_*'), feature: features.systemHealth },
-  { path: '/anomalydetection', title: 'Anomaly Detection', gate: perm('billing_*'), feature: features.anomalyDetection },
+  { path: '/anomalydetection', title: 'Anomaly Detection', gate: perm('billing_*'), feature: features.anomalyDetection, page: AnomalyPage },
   { path: '/workspacelicense', title: 'Workspace License', gate: flag('workspace_license') },
   { path: '/workspacelicense/license', title: 'Update License', gate: flag('workspace_license') },
   { path: '/workspacelicense/order', title: 'Manage Order', gate: flag('workspace_license') },
@@ -102,22 +118,22 @@ export const ROUTES: readonly AppRoute[] = [
   { path: '/projectprovisioning/new', title: 'New Project', gate: perm('projectprovisioning_create') },
   { path: '/inventory', title: 'Inventory', gate: perm('inventory_*'), feature: features.inventory },
   { path: '/inventory/view', title: 'Inventory Visualisation', gate: perm('inventory_*'), feature: features.inventory },
-  { path: '/supportrequest/new', title: 'New Rapid Architecture Ticket', gate: perm('supportrequest_create'), feature: features.support },
-  { path: '/supportrequest', title: 'Rapid Architecture Ticket', gate: perm('supportrequest_read'), feature: features.support },
-  { path: '/supportrequest/view/:id', title: 'Rapid Architecture Ticket', gate: perm('supportrequest_read'), feature: features.support },
+  { path: '/supportrequest/new', title: 'New Rapid Architecture Ticket', gate: perm('supportrequest_create'), feature: features.support, page: NewTicketPage },
+  { path: '/supportrequest', title: 'Rapid Architecture Ticket', gate: perm('supportrequest_read'), feature: features.support, page: TicketListPage },
+  { path: '/supportrequest/view/:id', title: 'Rapid Architecture Ticket', gate: perm('supportrequest_read'), feature: features.support, page: TicketViewPage },
   { path: '/playbook', title: 'Playbook', gate: perm('playbook_*'), feature: features.playbook },
-  { path: '/entitymanagement', title: 'Entity Management', gate: perm('entitymanagement_read'), management: true },
-  { path: '/entitymanagement/new', title: 'New Entity', gate: perm('entitymanagement_create'), management: true },
-  { path: '/entitymanagement/update/:id', title: 'Update Entity', gate: perm('entitymanagement_update'), management: true },
-  { path: '/customermanagement', title: 'Customer Management', gate: all(perm('customermanagement_read'), role('admin')), management: true },
-  { path: '/customermanagement/new', title: 'New Customer', gate: perm('customermanagement_create'), management: true },
-  { path: '/customermanagement/update/:id', title: 'Update Customer', gate: perm('customermanagement_update'), management: true },
-  { path: '/customermanagement/view', title: 'Customer Settings', gate: all(perm('customermanagement_read'), role('customer')), management: true },
-  { path: '/usermanagement', title: 'User Management', gate: perm('usermanagement_read'), management: true },
-  { path: '/usermanagement/new', title: 'New Users', gate: perm('usermanagement_create'), management: true },
-  { path: '/usermanagement/update/:id', title: 'Update User', gate: perm('usermanagement_update'), management: true },
-  { path: '/billing/alerts', title: 'Billing Alerts', gate: perm('alerts_*') },
-  { path: '/billing/viewers', title: 'Billing Viewers', gate: perm('alerts_*') },
+  { path: '/entitymanagement', title: 'Entity Management', gate: perm('entitymanagement_read'), management: true, page: EntityListPage },
+  { path: '/entitymanagement/new', title: 'New Entity', gate: perm('entitymanagement_create'), management: true, page: NewEntityPage },
+  { path: '/entitymanagement/update/:id', title: 'Update Entity', gate: perm('entitymanagement_update'), management: true, page: UpdateEntityPage },
+  { path: '/customermanagement', title: 'Customer Management', gate: all(perm('customermanagement_read'), role('admin')), management: true, page: CustomerListPage },
+  { path: '/customermanagement/new', title: 'New Customer', gate: perm('customermanagement_create'), management: true, page: NewCustomerPage },
+  { path: '/customermanagement/update/:id', title: 'Update Customer', gate: perm('customermanagement_update'), management: true, page: UpdateCustomerPage },
+  { path: '/customermanagement/view', title: 'Customer Settings', gate: all(perm('customermanagement_read'), role('customer')), management: true, page: CustomerSettingsPage },
+  { path: '/usermanagement', title: 'User Management', gate: perm('usermanagement_read'), management: true, page: UserListPage },
+  { path: '/usermanagement/new', title: 'New Users', gate: perm('usermanagement_create'), management: true, page: NewUsersPage },
+  { path: '/usermanagement/update/:id', title: 'Update User', gate: perm('usermanagement_update'), management: true, page: UpdateUserPage },
+  { path: '/billing/alerts', title: 'Billing Alerts', gate: perm('alerts_*'), page: AlertsPage },
+  { path: '/billing/viewers', title: 'Billing Viewers', gate: perm('alerts_*'), page: ViewersPage },
   { path: '/logout', title: 'Logout', gate: signedIn, page: LogoutPage },
 ];
 

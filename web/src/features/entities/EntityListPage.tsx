@@ -1,0 +1,6 @@
+import type { PageProps } from '../../app/routes.ts';
+import { NotAvailablePage } from '../../common/StatusPages.tsx';
+
+export function EntityListPage({ route }: PageProps) {
+  return <NotAvailablePage title={route.title} />;
+}
