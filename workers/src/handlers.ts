@@ -9,6 +9,7 @@ import { anomalyDetectHandler } from './jobs/anomaly-detect.ts';
 import { alertEvaluateHandler } from './jobs/alert-evaluate.ts';
 import { ticketSyncHandler } from './jobs/ticket-sync.ts';
 import type { BillingSourceDeps } from './adapters/billing/index.ts';
+import type { Enqueue } from './worker-host.ts';
 
 export interface WorkerDeps {
   pool: Pool;
@@ -16,6 +17,10 @@ export interface WorkerDeps {
   mailDomain: string;
   /** Billing sources beyond the local ones (the real BigQuery export, when configured). */
   billingSources?: BillingSourceDeps;
+  /** Enqueues follow-up jobs (e.g. notify e-mails from anomaly detection and alerts); see createProducer. */
+  enqueue?: Enqueue;
+  /** PUBLIC_URL: the address links in e-mails point at. */
+  publicUrl?: string;
 }
 
 export type Handler = (job: Job) => Promise<unknown>;

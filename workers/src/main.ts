@@ -3,7 +3,7 @@ import { loadConfig, ConfigError, type Config } from '@cc/shared/config.ts';
 import { createPool } from '@cc/shared/db/pool.ts';
 import { parseQueueList } from '@cc/shared/queues.ts';
 import { buildHandlers } from './handlers.ts';
-import { startWorkers } from './worker-host.ts';
+import { createProducer, startWorkers } from './worker-host.ts';
 import { smtpMailer } from './mail/smtp-mailer.ts';
 import { startLocalSmtpServer } from './mail/local-smtp-server.ts';
 
@@ -27,12 +27,13 @@ const localSmtp = config.MAIL === 'local' && queues.includes('notify') ? await s
 const smtpUrl = localSmtp ? `smtp://127.0.0.1:${localSmtp.port}` : config.SMTP_URL;
 const mailer = smtpMailer(smtpUrl, config.MAIL_FROM);
 const mailDomain = new URL(config.PUBLIC_URL).hostname;
+const producer = createProducer(config.REDIS_URL, config.QUEUE_PREFIX);
 
 const host = await startWorkers({
   redisUrl: config.REDIS_URL,
   prefix: config.QUEUE_PREFIX,
   queues,
-  handlers: buildHandlers({ pool, mailer, mailDomain }),
+  handlers: buildHandlers({ pool, mailer, mailDomain, enqueue: producer.enqueue, publicUrl: config.PUBLIC_URL }),
   installSchedules: true,
   log,
 });
@@ -54,6 +55,7 @@ const shutdown = async (signal: string) => {
   stopping = true;
   log('info', 'shutting down: finishing active jobs', { signal });
   await host.close();
+  await producer.close();
   metricsServer.close();
   await mailer.close();
   await localSmtp?.close();

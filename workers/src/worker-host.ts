@@ -1,6 +1,6 @@
 import { Worker, UnrecoverableError, type Job } from 'bullmq';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { QUEUES, SCHEDULES, SCHEDULE_TIME_ZONE, payloadError, type QueueName } from '@cc/shared/queues.ts';
+import { QUEUES, QUEUE_NAMES, SCHEDULES, SCHEDULE_TIME_ZONE, jobOptions, payloadError, type QueueName, type QueuePayload } from '@cc/shared/queues.ts';
 import { redisConnection } from '@cc/shared/redis.ts';
 import { Queue } from 'bullmq';
 import type { Handler } from './handlers.ts';
@@ -89,6 +89,35 @@ export async function startWorkers(opts: WorkerHostOptions): Promise<WorkerHost>
     metrics,
     async close() {
       await Promise.all(workers.map((w) => w.close()));
+      connection.disconnect();
+    },
+  };
+}
+
+/** Adds one job to a queue of the registry (deterministic job id from the registry); resolves to the job id. */
+export type Enqueue = <Q extends QueueName>(queue: Q, data: QueuePayload<Q>) => Promise<string>;
+
+/** A producer for jobs that enqueue other jobs (the api has its own in plugins/external/queues.ts). */
+export function createProducer(redisUrl: string, prefix: string): { enqueue: Enqueue; close(): Promise<void> } {
+  const connection = redisConnection(redisUrl, 'producer');
+  connection.on('error', () => undefined);
+  const queues = new Map<QueueName, Queue>();
+  const queueOf = (name: QueueName) => {
+    let q = queues.get(name);
+    if (!q) {
+      if (!QUEUE_NAMES.includes(name)) throw new Error(`unknown queue ${name}`);
+      q = new Queue(name, { connection, prefix });
+      queues.set(name, q);
+    }
+    return q;
+  };
+  return {
+    async enqueue(queue, data) {
+      const job = await queueOf(queue).add(QUEUES[queue].job, data, jobOptions(queue, data));
+      return job.id ?? '';
+    },
+    async close() {
+      await Promise.all([...queues.values()].map((q) => q.close()));
       connection.disconnect();
     },
   };
