@@ -1,6 +1,74 @@
+import { useMemo, useState } from 'react';
+import { Banner, Button } from '@primer/react';
+import { PlusIcon, SyncIcon } from '@primer/octicons-react';
+import { useLocation } from 'wouter';
+import { hasPermission } from '@cc/shared/permissions.ts';
 import type { PageProps } from '../../app/routes.ts';
-import { NotAvailablePage } from '../../common/StatusPages.tsx';
+import { errorDetail } from '../../app/api.ts';
+import { useAppSelector } from '../../app/hooks.ts';
+import { Page, PageLoading, PageMessage } from '../../common/Page.tsx';
+import { useSelectedCustomer } from '../customers/useCustomerContext.ts';
+import { TicketTable } from './TicketTable.tsx';
+import { TablePager, PAGE_SIZES } from './TablePager.tsx';
+import { useListTicketsQuery } from './ticketsApi.ts';
+import styles from './tickets.module.css';
 
+const NO_PERMS: readonly string[] = [];
+const time = (s: string | null | undefined) => (s ? Date.parse(s) || 0 : 0);
+
+/** The selected customer's tickets, most recently changed first (spec 000 §2 /supportrequest). */
 export function TicketListPage({ route }: PageProps) {
-  return <NotAvailablePage title={route.title} />;
+  const [, navigate] = useLocation();
+  const perms = useAppSelector((s) => s.session.claims?.perms ?? NO_PERMS);
+  const { selected } = useSelectedCustomer();
+  const { data, error, isLoading, isFetching, refetch } = useListTicketsQuery(selected?.id ?? '', { skip: !selected });
+  const [page, setPage] = useState(0);
+  const [pageSize, setPageSize] = useState<number>(PAGE_SIZES[0]);
+
+  const tickets = useMemo(
+    () => [...(data ?? [])].sort((a, b) => time(b.update_date ?? b.creation_date) - time(a.update_date ?? a.creation_date)),
+    [data],
+  );
+  const lastPage = Math.max(0, Math.ceil(tickets.length / pageSize) - 1);
+  const shownPage = Math.min(page, lastPage);
+  const rows = tickets.slice(shownPage * pageSize, (shownPage + 1) * pageSize);
+
+  return (
+    <Page title={route.title} subtitle={selected ? `for ${selected.name}` : undefined}>
+      <div className={styles.toolbar}>
+        <Button leadingVisual={SyncIcon} onClick={() => void refetch()} loading={isFetching && !isLoading} disabled={!selected}>
+          Refresh
+        </Button>
+        {hasPermission(perms, 'supportrequest_create') ? (
+          <Button variant="primary" leadingVisual={PlusIcon} onClick={() => navigate('/supportrequest/new')}>
+            New
+          </Button>
+        ) : null}
+      </div>
+      {error ? (
+        <div role="alert">
+          <Banner variant="critical" title="Tickets could not be loaded" description={errorDetail(error) ?? 'Please try again.'} />
+        </div>
+      ) : null}
+      {isLoading ? (
+        <PageLoading label="Loading tickets" />
+      ) : !error && tickets.length === 0 ? (
+        <PageMessage>No tickets yet.</PageMessage>
+      ) : tickets.length > 0 ? (
+        <>
+          <TicketTable tickets={rows} onOpen={(id) => navigate(`/supportrequest/view/${encodeURIComponent(id)}`)} />
+          <TablePager
+            total={tickets.length}
+            page={shownPage}
+            pageSize={pageSize}
+            onPage={setPage}
+            onPageSize={(size) => {
+              setPageSize(size);
+              setPage(0);
+            }}
+          />
+        </>
+      ) : null}
+    </Page>
+  );
 }

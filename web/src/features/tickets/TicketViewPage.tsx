@@ -1,6 +1,63 @@
+import { Banner, Button, Heading } from '@primer/react';
+import { ArrowLeftIcon } from '@primer/octicons-react';
+import { useLocation } from 'wouter';
 import type { PageProps } from '../../app/routes.ts';
-import { NotAvailablePage } from '../../common/StatusPages.tsx';
+import { errorDetail } from '../../app/api.ts';
+import { Page, PageLoading } from '../../common/Page.tsx';
+import { AttachmentsSection } from './AttachmentsSection.tsx';
+import { CommentsSection } from './CommentsSection.tsx';
+import { SatisfactionSection } from './SatisfactionSection.tsx';
+import { StatusLabel } from './TicketLabels.tsx';
+import { TicketSidePanel } from './TicketSidePanel.tsx';
+import { useGetTicketQuery } from './ticketsApi.ts';
+import styles from './tickets.module.css';
 
-export function TicketViewPage({ route }: PageProps) {
-  return <NotAvailablePage title={route.title} />;
+/** One ticket (spec 000 §2 /supportrequest/view/{id}). */
+export function TicketViewPage({ route, params }: PageProps) {
+  const [, navigate] = useLocation();
+  const id = params.id ?? '';
+  const { data: ticket, error, isLoading } = useGetTicketQuery(id, { skip: !id });
+
+  const back = (
+    <div className={styles.toolbar}>
+      <Button leadingVisual={ArrowLeftIcon} onClick={() => navigate('/supportrequest')}>
+        Back
+      </Button>
+    </div>
+  );
+
+  if (isLoading) return <PageLoading label="Loading ticket" />;
+  if (!ticket) {
+    return (
+      <Page title={route.title} subtitle={id}>
+        {back}
+        <div role="alert">
+          <Banner variant="critical" title="The ticket could not be loaded" description={errorDetail(error) ?? 'Please try again.'} />
+        </div>
+      </Page>
+    );
+  }
+
+  return (
+    <Page title={route.title} subtitle={ticket.customer_name ? `${ticket.jira_issue_key} · ${ticket.customer_name}` : ticket.jira_issue_key}>
+      {back}
+      <div className={styles.layout}>
+        <div className={styles.main}>
+          <section className={styles.section} aria-labelledby="ticket-summary">
+            <div className={styles.sectionHead}>
+              <Heading as="h2" id="ticket-summary" className={styles.sectionTitle}>
+                {ticket.summary}
+              </Heading>
+              <StatusLabel status={ticket.status} />
+            </div>
+            <p className={styles.description}>{ticket.description}</p>
+          </section>
+          <AttachmentsSection ticket={ticket} />
+          {ticket.status === 'Closed' ? <SatisfactionSection ticket={ticket} /> : null}
+          <CommentsSection ticket={ticket} />
+        </div>
+        <TicketSidePanel ticket={ticket} />
+      </div>
+    </Page>
+  );
 }

@@ -1,0 +1,117 @@
+import { useState } from 'react';
+import { FormControl, Select } from '@primer/react';
+import { errorDetail } from '../../app/api.ts';
+import { useSnackbar } from '../../common/Snackbar.tsx';
+import { CommentDialog } from './CommentDialog.tsx';
+import { firstResponseBucket, formatTicketDate } from './ticket-format.ts';
+import { canChangePriority, canChangeStatus, PRIORITIES, TICKET_MESSAGES, TICKET_STATUSES } from './ticket-rules.ts';
+import { useAddCommentMutation, useGetTransitionsQuery, useSetPriorityMutation, useSetStatusMutation, type Ticket } from './ticketsApi.ts';
+import { useTicketAccess } from './useTicketAccess.ts';
+import styles from './tickets.module.css';
+
+type Change = { field: 'status' | 'priority'; from: string; to: string };
+
+/** Status and Priority selectors, then Created, First Response (with its bucket) and Updated. */
+export function TicketSidePanel({ ticket }: { ticket: Ticket }) {
+  const { email, transitionRole, canWrite } = useTicketAccess();
+  const { show } = useSnackbar();
+  const [change, setChange] = useState<Change | null>(null);
+  const statusOpen = canWrite && canChangeStatus(ticket.status);
+  const priorityOpen = canWrite && canChangePriority(ticket.status);
+  // Closed (and Cancel) tickets load no transitions.
+  const { data: allowed } = useGetTransitionsQuery({ role: transitionRole, status: ticket.status }, { skip: !statusOpen });
+  const [addComment] = useAddCommentMutation();
+  const [setStatus] = useSetStatusMutation();
+  const [setPriority] = useSetPriorityMutation();
+  const id = ticket.jira_issue_key;
+
+  async function submit(comment: string): Promise<boolean> {
+    if (!change) return true;
+    const note = { message: comment, author: email, date: new Date().toISOString(), previous_status: change.from, current_status: change.to };
+    if (change.field === 'status') {
+      const posted = await addComment({ id, comment: note });
+      if ('error' in posted) return fail(posted.error);
+      const patched = await setStatus({ id, name: change.to, author: email });
+      if ('error' in patched) return fail(patched.error);
+      show({ message: TICKET_MESSAGES.statusSaved, variant: 'success' });
+    } else {
+      const patched = await setPriority({ id, name: change.to, author: email, comment: note });
+      if ('error' in patched) return fail(patched.error);
+      show({ message: TICKET_MESSAGES.prioritySaved, variant: 'success' });
+    }
+    return true;
+  }
+
+  function fail(error: unknown): boolean {
+    show({ message: errorDetail(error) ?? 'The change was not saved', variant: 'error' });
+    return false;
+  }
+
+  const bucket = firstResponseBucket(ticket.creation_date, ticket.first_response_date);
+  return (
+    <aside className={styles.side} aria-label="Ticket details">
+      <FormControl id="ticket-status" disabled={!statusOpen}>
+        <FormControl.Label>Status</FormControl.Label>
+        <Select block value={ticket.status} onChange={(e) => setChange({ field: 'status', from: ticket.status, to: e.target.value })}>
+          {TICKET_STATUSES.map((s) => (
+            <Select.Option key={s} value={s} disabled={s !== ticket.status && !(allowed ?? []).includes(s)}>
+              {s}
+            </Select.Option>
+          ))}
+        </Select>
+      </FormControl>
+      <FormControl id="ticket-priority" disabled={!priorityOpen}>
+        <FormControl.Label>Priority</FormControl.Label>
+        <Select block value={ticket.priority} onChange={(e) => setChange({ field: 'priority', from: ticket.priority, to: e.target.value })}>
+          {PRIORITIES.map((p) => (
+            <Select.Option key={p.name} value={p.name}>
+              {p.name}
+            </Select.Option>
+          ))}
+        </Select>
+      </FormControl>
+      <dl className={styles.facts}>
+        <dt>Created</dt>
+        <dd>
+          {formatTicketDate(ticket.creation_date)}
+          {ticket.creation_by ? <div className={styles.muted}>{ticket.creation_by}</div> : null}
+        </dd>
+        <dt>First Response</dt>
+        <dd>
+          {ticket.first_response_date ? (
+            <>
+              {formatTicketDate(ticket.first_response_date)} ({bucket})
+              {ticket.first_response_by ? <div className={styles.muted}>{ticket.first_response_by}</div> : null}
+            </>
+          ) : (
+            <span className={styles.muted}>None yet</span>
+          )}
+        </dd>
+        <dt>Updated</dt>
+        <dd>
+          {formatTicketDate(ticket.update_date ?? ticket.creation_date)}
+          {ticket.update_by ? <div className={styles.muted}>{ticket.update_by}</div> : null}
+        </dd>
+        {ticket.assignee ? (
+          <>
+            <dt>Assignee</dt>
+            <dd>{ticket.assignee}</dd>
+          </>
+        ) : null}
+      </dl>
+      <span className={styles.muted}>Times are US/Pacific.</span>
+      {change ? (
+        <CommentDialog
+          title={change.field === 'status' ? 'Change status' : 'Change priority'}
+          submitLabel="Save"
+          onSubmit={submit}
+          onClose={() => setChange(null)}
+        >
+          <p>
+            {change.field === 'status' ? 'Status' : 'Priority'}: {change.from} → {change.to}
+          </p>
+        </CommentDialog>
+      ) : null}
+    </aside>
+  );
+}
