@@ -1,6 +1,130 @@
+import { useMemo } from 'react';
+import { Banner } from '@primer/react';
+import { MESSAGES } from '@cc/shared/constants.ts';
 import type { PageProps } from '../../app/routes.ts';
-import { NotAvailablePage } from '../../common/StatusPages.tsx';
+import { errorDetail } from '../../app/api.ts';
+import { Page, PageLoading, PageMessage } from '../../common/Page.tsx';
+import { ListTable, type ListColumn } from '../../common/ListTable.tsx';
+import { useBillingAccounts, useCurrentCustomer, useSelectedCustomer } from '../customers/useCustomerContext.ts';
+import type { Customer } from '../customers/customersApi.ts';
+import { useGetAnomaliesQuery, type Anomaly, type AnomalyAnswer } from './anomaliesApi.ts';
+import { anomalyDate, formatChange, formatMoney, formatNumber } from './anomaly-format.ts';
 
+const COLUMNS: readonly ListColumn<Anomaly>[] = [
+  { id: 'project', header: 'Project', text: (a) => a.project_id },
+  { id: 'service', header: 'Service', text: (a) => a.service },
+  { id: 'mean', header: 'Mean Daily Spend', align: 'end', text: (a) => formatMoney(a.mean_cost, a.currency), sortValue: (a) => a.mean_cost },
+  { id: 'latest', header: 'Latest Daily Spend', align: 'end', text: (a) => formatMoney(a.to_date_cost, a.currency), sortValue: (a) => a.to_date_cost },
+  {
+    id: 'change',
+    header: 'Percentage Change',
+    align: 'end',
+    text: (a) => formatChange(a.delta_from_mean_cost_perc),
+    sortValue: (a) => a.delta_from_mean_cost_perc,
+  },
+];
+
+/** A numeric field of the customer document, or its default when absent. */
+function threshold(customer: Customer, field: 'minimum_anomaly_threshold' | 'minimum_value_toggled_anomaly'): number {
+  const v = Number(customer[field]);
+  return Number.isFinite(v) && v >= 0 ? v : 0;
+}
+
+/**
+ * Anomaly Detection (spec 000 §2): the stored findings of the selected billing account for the day two
+ * days before today (US/Pacific), judged with the customer's thresholds. The screen reads, never computes.
+ */
 export function AnomalyPage({ route }: PageProps) {
-  return <NotAvailablePage title={route.title} />;
+  const { customer } = useCurrentCustomer();
+  const { active } = useBillingAccounts();
+  // The day is fixed while the page is open, so a page left open past midnight keeps one consistent answer.
+  const date = useMemo(() => anomalyDate(), []);
+
+  if (!customer) return <PageLoading />;
+  if (!active) {
+    return (
+      <Page title={route.title}>
+        <PageMessage>{MESSAGES.missingBillingAccount}</PageMessage>
+      </Page>
+    );
+  }
+  return (
+    <AnomalyTable
+      title={route.title}
+      customer={customer}
+      billingAccountId={active}
+      date={date}
+      minimumAnomalyThreshold={threshold(customer, 'minimum_anomaly_threshold')}
+      minimumValueToggledAnomaly={threshold(customer, 'minimum_value_toggled_anomaly')}
+    />
+  );
+}
+
+interface AnomalyTableProps {
+  title: string;
+  customer: Customer;
+  billingAccountId: string;
+  date: string;
+  minimumAnomalyThreshold: number;
+  minimumValueToggledAnomaly: number;
+}
+
+function AnomalyTable({ title, customer, billingAccountId, date, minimumAnomalyThreshold, minimumValueToggledAnomaly }: AnomalyTableProps) {
+  const { selected } = useSelectedCustomer();
+  const { currentData, isFetching, error } = useGetAnomaliesQuery({
+    customerId: customer.customer_id,
+    billingAccountId,
+    date,
+    minimumAnomalyThreshold,
+    minimumValueToggledAnomaly,
+  });
+
+  if (currentData && !currentData.anomaly_detection) {
+    return <Page title={title} subtitle={`for ${selected?.name ?? customer.customer_name} is disabled`} />;
+  }
+  const currency = currentData?.anomalies[0]?.currency ?? customer.billing_currency;
+  return (
+    <Page title={title}>
+      {error ? (
+        <div role="alert">
+          <Banner variant="critical" title="Anomalies could not be loaded" description={errorDetail(error) ?? 'Please try again...'} />
+        </div>
+      ) : (
+        <ListTable
+          title={`${date} · Billing account ${billingAccountId}`}
+          subtitle={
+            <>
+              Increase of at least {formatNumber(minimumAnomalyThreshold)}% and {formatMoney(minimumValueToggledAnomaly, currency)} over the mean
+              daily spend{currentData ? <Coverage answer={currentData} /> : null}
+            </>
+          }
+          rows={currentData?.anomalies ?? []}
+          rowId={(a) => `${a.project_id}\u0000${a.service}`}
+          columns={COLUMNS}
+          loading={isFetching && !currentData}
+          emptyText={emptyText(currentData, date)}
+          initialSort={{ columnId: 'change', direction: 'DESC' }}
+        />
+      )}
+    </Page>
+  );
+}
+
+/** What the answer covered: the window, and the series too young to judge (cold start). */
+function Coverage({ answer }: { answer: AnomalyAnswer }) {
+  return (
+    <>
+      {' '}
+      of the previous {answer.window_days} days. {answer.judged_series} project and service series judged
+      {answer.cold_start_series > 0
+        ? `; ${answer.cold_start_series} with less than ${answer.min_history_days} days of history not judged yet`
+        : ''}
+      .
+    </>
+  );
+}
+
+function emptyText(answer: AnomalyAnswer | undefined, date: string): string {
+  if (answer && answer.computed_at === null) return `Anomaly detection has not run for ${date} yet`;
+  return `No anomalies found for ${date}`;
 }

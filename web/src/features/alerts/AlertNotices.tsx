@@ -1,0 +1,58 @@
+import { Banner } from '@primer/react';
+import { errorDetail } from '../../app/api.ts';
+import { ListTable, type ListColumn } from '../../common/ListTable.tsx';
+import type { Customer } from '../customers/customersApi.ts';
+import { formatMoney } from '../anomalies/anomaly-format.ts';
+import { useGetAlertNoticesQuery, type AlertNotice } from './alertsApi.ts';
+import { GROUP_BY_LABELS } from './alert-form.ts';
+
+const sentAt = new Intl.DateTimeFormat('en-CA', {
+  timeZone: 'America/Los_Angeles',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
+
+/** YYYY/MM/DD HH:mm in US/Pacific (spec 001 §9 timestamps). */
+export function formatTimestamp(iso: string): string {
+  const parts = Object.fromEntries(sentAt.formatToParts(new Date(iso)).map((p) => [p.type, p.value]));
+  return `${parts.year}/${parts.month}/${parts.day} ${parts.hour}:${parts.minute}`;
+}
+
+const COLUMNS: readonly ListColumn<AlertNotice>[] = [
+  { id: 'sent', header: 'Sent', text: (n) => formatTimestamp(n.created_at), sortValue: (n) => n.created_at },
+  { id: 'month', header: 'Month', text: (n) => n.month },
+  { id: 'group_by', header: 'Group By', text: (n) => GROUP_BY_LABELS[n.group_by] ?? n.group_by },
+  { id: 'label_key', header: 'Label Key', text: (n) => n.label_key },
+  { id: 'label_value', header: 'Label Value', text: (n) => n.label_value },
+  { id: 'quota', header: 'Quota', align: 'end', text: (n) => formatMoney(n.quota, n.currency), sortValue: (n) => n.quota },
+  { id: 'spend', header: 'Month-To-Date Spend', align: 'end', text: (n) => formatMoney(n.spend, n.currency), sortValue: (n) => n.spend },
+  { id: 'recipients', header: 'Recipients', text: (n) => n.recipients.join(', ') },
+];
+
+/** The notices e-mailed so far: one per alert and billing month, the first time its quota was exceeded. */
+export function AlertNotices({ customer }: { customer: Customer }) {
+  const { currentData, isFetching, error } = useGetAlertNoticesQuery(customer.customer_id);
+  if (error) {
+    return (
+      <div role="alert">
+        <Banner variant="critical" title="Notices could not be loaded" description={errorDetail(error) ?? 'Please try again...'} />
+      </div>
+    );
+  }
+  return (
+    <ListTable
+      title="Notices sent"
+      subtitle="An e-mail goes to the customer's alert list the first time an alert's quota is exceeded in a billing month."
+      rows={currentData ?? []}
+      rowId={(n) => String(n.id)}
+      columns={COLUMNS}
+      loading={isFetching && !currentData}
+      emptyText="No notices sent yet"
+      initialSort={{ columnId: 'sent', direction: 'DESC' }}
+    />
+  );
+}

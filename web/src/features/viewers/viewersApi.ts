@@ -1,0 +1,42 @@
+import { api } from '../../app/api.ts';
+
+export interface ProjectLabelFilter {
+  label_key: string;
+  label_value: string;
+}
+
+/** A customerViewer with access to the customer and their project-label filter (empty = sees nothing). */
+export interface Viewer {
+  user: string;
+  project_label: ProjectLabelFilter[];
+}
+
+export interface AddFilterInput {
+  users: string[];
+  label_key: string;
+  label_value: string;
+}
+
+const base = (customer: string) => `/v1/viewers/${encodeURIComponent(customer)}/`;
+const listTag = (customer: string) => ({ type: 'Viewer' as const, id: `LIST/${customer}` });
+
+/** Billing viewers and their filters (spec 001 §2.9, §7 'viewer filter per user'). */
+export const viewersApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getViewers: build.query<Viewer[], string>({
+      query: (customer) => base(customer),
+      providesTags: (_r, _e, customer) => [listTag(customer)],
+    }),
+    addViewerFilter: build.mutation<Viewer[], { customer: string; filter: AddFilterInput }>({
+      query: ({ customer, filter }) => ({ url: `${base(customer)}filters/`, method: 'POST', body: filter }),
+      // The data is reloaded after every change (spec 001 §4); a viewer's billing answers change too.
+      invalidatesTags: (_r, _e, { customer }) => [listTag(customer), 'Billing', 'Anomaly'],
+    }),
+    removeViewerFilters: build.mutation<Viewer[], { customer: string; user: string }>({
+      query: ({ customer, user }) => ({ url: `${base(customer)}filters/${encodeURIComponent(user)}/`, method: 'DELETE' }),
+      invalidatesTags: (_r, _e, { customer }) => [listTag(customer), 'Billing', 'Anomaly'],
+    }),
+  }),
+});
+
+export const { useGetViewersQuery, useAddViewerFilterMutation, useRemoveViewerFiltersMutation } = viewersApi;
