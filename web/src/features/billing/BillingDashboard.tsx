@@ -1,0 +1,195 @@
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { IconButton } from '@primer/react';
+import { BellIcon, DownloadIcon, GearIcon, PeopleIcon } from '@primer/octicons-react';
+import { useLocation } from 'wouter';
+import { BILLING_TIME_ZONE, DEFAULT_CURRENCY } from '@cc/shared/constants.ts';
+import type { Claims } from '@cc/shared/claims.ts';
+import { hasPermission } from '@cc/shared/permissions.ts';
+import type { Customer } from '../customers/customersApi.ts';
+import { useGetBillingSettingsQuery, type ChartScope } from './billingApi.ts';
+import { ChartPanel } from './ChartPanel.tsx';
+import { ExportDialog } from './ExportDialog.tsx';
+import { exportRange, pacificClock, rangeLabel } from './format.ts';
+import { SettingsDrawer } from './SettingsDrawer.tsx';
+import { GROUP_BY_LABELS, PERIOD_LABELS, PROVIDER_LABELS, validateSettings, type SavedBillingSettings } from './settings.ts';
+import { tabsFor } from './tabs.ts';
+import { useDashboardSettings } from './useDashboardSettings.ts';
+import styles from './BillingDashboard.module.css';
+
+export interface BillingDashboardProps {
+  claims: Claims;
+  customer: Customer;
+  billingAccountId: string;
+  /** Alerts and Viewers apply only to the first billing account (spec 001 §9). */
+  firstAccount: boolean;
+}
+
+/** The billing dashboard body of spec 000 §2: icons, side note, tabs per group by and the chart. */
+export function BillingDashboard({ claims, customer, billingAccountId, firstAccount }: BillingDashboardProps) {
+  const [, navigate] = useLocation();
+  const customerId = customer.customer_id;
+  const viewer = claims.role === 'customerViewer';
+  const canPickProvider = hasPermission(claims.perms, 'gcp_*');
+  const viewerLabel = claims.filters.find((f) => f.customer === customerId)?.project_label[0]?.label_key ?? '';
+  const { value: saved, defaults, save } = useDashboardSettings(customerId, { viewer, canPickProvider, viewerLabel });
+  const s = saved.settings;
+
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const [exportOpen, setExportOpen] = useState(false);
+  const [tabIndex, setTabIndex] = useState(0);
+  const settingsButton = useRef<HTMLButtonElement>(null);
+
+  const { data: options } = useGetBillingSettingsQuery({ customer: customerId, billingAccountId });
+  const currency = options?.currency || (typeof customer.billing_currency === 'string' && customer.billing_currency) || DEFAULT_CURRENCY;
+
+  const tabs = tabsFor(s.groupBy, s.provider);
+  const tab = tabs[Math.min(tabIndex, tabs.length - 1)];
+  const valid = Object.keys(validateSettings(s)).length === 0;
+
+  const scope: ChartScope = {
+    customer: customerId,
+    billingAccountId,
+    provider: s.provider,
+    period: s.selectedDate,
+    ...(s.selectedDate === 'CustomizedPeriod' ? { startDate: s.startDate, endDate: s.endDate } : {}),
+    timezone: BILLING_TIME_ZONE,
+  };
+
+  const gcpFirst = s.provider === 'gcp' && firstAccount;
+  const showAlerts = hasPermission(claims.perms, 'alerts_*') && gcpFirst;
+  const showViewers = showAlerts && customer.billing_viewer === true;
+  const showExport = hasPermission(claims.perms, 'export_*') && s.groupBy !== 'resourceLabel';
+  const range = rangeLabel(s);
+
+  function onSave(next: SavedBillingSettings) {
+    save(next);
+    setDrawerOpen(false);
+  }
+
+  return (
+    <>
+      <div className={styles.top}>
+        <SideNote range={range} currency={currency} />
+        <div className={styles.icons} role="toolbar" aria-label="Billing actions">
+          {showViewers ? <IconButton icon={PeopleIcon} aria-label="Viewers" variant="invisible" onClick={() => navigate('/billing/viewers')} /> : null}
+          {showAlerts ? <IconButton icon={BellIcon} aria-label="Alerts" variant="invisible" onClick={() => navigate('/billing/alerts')} /> : null}
+          {showExport ? <IconButton icon={DownloadIcon} aria-label="Export" variant="invisible" disabled={!valid} onClick={() => setExportOpen(true)} /> : null}
+          <IconButton ref={settingsButton} icon={GearIcon} aria-label="Settings" variant="invisible" onClick={() => setDrawerOpen(true)} />
+        </div>
+      </div>
+
+      <Tabs labels={tabs.map((t) => t.label)} selected={tabs.indexOf(tab)} onSelect={setTabIndex} />
+
+      <div role="tabpanel" id="billing-tabpanel" aria-labelledby={`billing-tab-${tabs.indexOf(tab)}`}>
+        {valid ? (
+          <ChartPanel
+            key={`${customerId}|${billingAccountId}|${tab.kind}|${JSON.stringify(s)}`}
+            tab={tab}
+            args={{
+              ...scope,
+              top: saved.selected.top,
+              services: s.services,
+              projectLabel: s.projectLabel,
+              resourceLabel: s.resourceLabel,
+            }}
+            showSpendSum={saved.selected.showSpendSum}
+            historicalData={saved.selected.historicalData}
+            currency={currency}
+            onTopChange={(top) => save({ ...saved, selected: { ...saved.selected, top } })}
+          />
+        ) : (
+          <p className={styles.sideNote}>Open Settings to choose a {s.groupBy === 'resourceLabel' ? 'resource' : 'project'} label.</p>
+        )}
+      </div>
+
+      {drawerOpen ? (
+        <SettingsDrawer
+          value={saved}
+          defaults={defaults}
+          options={options}
+          canPickProvider={canPickProvider}
+          viewer={viewer}
+          onSave={onSave}
+          onClose={() => setDrawerOpen(false)}
+        />
+      ) : null}
+
+      {exportOpen ? (
+        <ExportDialog
+          args={
+            s.groupBy === 'projectLabel'
+              ? { ...scope, kind: 'projectLabelDetails', projectLabel: s.projectLabel }
+              : { ...scope, kind: 'serviceDetails', services: s.services }
+          }
+          range={exportRange(s)}
+          description={[
+            ['Provider', PROVIDER_LABELS[s.provider]],
+            ['Group by', s.groupBy === 'projectLabel' ? `${GROUP_BY_LABELS.projectLabel} (${s.projectLabel})` : GROUP_BY_LABELS[s.groupBy]],
+            ['Date range', `${PERIOD_LABELS[s.selectedDate]} (${range})`],
+          ]}
+          onClose={() => setExportOpen(false)}
+        />
+      ) : null}
+    </>
+  );
+}
+
+/** Time zone with the current time, the date range and the currency (spec 000 §2). */
+function SideNote({ range, currency }: { range: string; currency: string }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(Date.now()), 15_000);
+    return () => window.clearInterval(timer);
+  }, []);
+  return (
+    <dl className={styles.sideNote} aria-label="Billing period">
+      <div>
+        <dt>Time zone</dt>
+        <dd>US Pacific, {pacificClock(now)}</dd>
+      </div>
+      <div>
+        <dt>Date range</dt>
+        <dd>{range}</dd>
+      </div>
+      <div>
+        <dt>Currency</dt>
+        <dd>{currency}</dd>
+      </div>
+    </dl>
+  );
+}
+
+/** A tab list with arrow-key movement (WAI-ARIA tabs pattern). */
+function Tabs({ labels, selected, onSelect }: { labels: string[]; selected: number; onSelect: (i: number) => void }) {
+  const refs = useRef<(HTMLButtonElement | null)[]>([]);
+  function onKeyDown(e: KeyboardEvent) {
+    const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
+    if (!step) return;
+    e.preventDefault();
+    const next = (selected + step + labels.length) % labels.length;
+    onSelect(next);
+    refs.current[next]?.focus();
+  }
+  return (
+    <div role="tablist" aria-label="Billing views" className={styles.tabs} onKeyDown={onKeyDown}>
+      {labels.map((label, i) => (
+        <button
+          key={label}
+          ref={(el) => {
+            refs.current[i] = el;
+          }}
+          type="button"
+          role="tab"
+          id={`billing-tab-${i}`}
+          aria-selected={i === selected}
+          aria-controls="billing-tabpanel"
+          tabIndex={i === selected ? 0 : -1}
+          className={styles.tab}
+          onClick={() => onSelect(i)}
+        >
+          {label}
+        </button>
+      ))}
+    </div>
+  );
+}

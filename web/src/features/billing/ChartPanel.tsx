@@ -1,0 +1,72 @@
+import { useId, useMemo, useState } from 'react';
+import { Banner, Select } from '@primer/react';
+import { errorDetail } from '../../app/api.ts';
+import { useGetBillingChartQuery, type ChartArgs } from './billingApi.ts';
+import { carriesDiscounts, DiscountSummary } from './DiscountSummary.tsx';
+import { MultiSelect } from './MultiSelect.tsx';
+import { SpendChart } from './SpendChart.tsx';
+import { TOP_NS, topLabel } from './settings.ts';
+import type { DashboardTab } from './tabs.ts';
+import type { TopN } from './types.ts';
+import styles from './BillingDashboard.module.css';
+
+export interface ChartPanelProps {
+  tab: DashboardTab;
+  /** The chart request without the Projects choice, which lives here. */
+  args: Omit<ChartArgs, 'kind' | 'projects'>;
+  showSpendSum: boolean;
+  historicalData: boolean;
+  currency: string;
+  onTopChange: (top: TopN) => void;
+}
+
+/**
+ * One tab's body: Top N and Projects on detail tabs, the discount summary when the data carries
+ * discounts, and the spend chart. Mounted per tab and settings, so the Projects choice starts empty.
+ */
+export function ChartPanel({ tab, args, showSpendSum, historicalData, currency, onTopChange }: ChartPanelProps) {
+  const topId = useId();
+  const [projects, setProjects] = useState<string[]>([]);
+  const chartArgs: ChartArgs = { ...args, kind: tab.kind, ...(tab.detail ? { projects } : {}) };
+  const chart = useGetBillingChartQuery(chartArgs);
+  // The Projects options come from the unfiltered, unfolded answer, so any project can be picked.
+  const all = useGetBillingChartQuery({ ...args, kind: tab.kind, top: 0, projects: [] }, { skip: !tab.detail });
+
+  const projectOptions = useMemo(() => {
+    const seen = new Map<string, string>();
+    for (const s of all.data?.series ?? []) if (s.project_id) seen.set(s.project_id, s.project_name || s.project_id);
+    return [...seen].map(([value, name]) => ({ value, label: name === value ? value : `${name} (${value})` })).sort((a, b) => a.label.localeCompare(b.label));
+  }, [all.data]);
+
+  // While Top N or Projects change, the previous bars stay under a spinner instead of a blank.
+  const payload = chart.data;
+  const shownCurrency = payload?.currency ?? currency;
+  const error = chart.isError ? (errorDetail(chart.error) ?? 'The chart could not be loaded') : null;
+
+  return (
+    <div className={styles.panel}>
+      {tab.detail ? (
+        <div className={styles.toolbar}>
+          <div className={styles.field}>
+            <label htmlFor={topId} className={styles.fieldLabel}>
+              Top N
+            </label>
+            <Select id={topId} value={String(args.top)} onChange={(e) => onTopChange(Number(e.target.value) as TopN)}>
+              {TOP_NS.map((n) => (
+                <Select.Option key={n} value={String(n)}>
+                  {topLabel(n)}
+                </Select.Option>
+              ))}
+            </Select>
+          </div>
+          <MultiSelect label="Projects" options={projectOptions} value={projects} onChange={setProjects} />
+        </div>
+      ) : null}
+      {error ? <Banner variant="critical" title="Billing data could not be loaded" description={error} /> : null}
+      {payload && carriesDiscounts(payload.months, payload.billing_dashboard_type) ? (
+        <DiscountSummary months={payload.months ?? []} currency={shownCurrency} historical={historicalData} />
+      ) : null}
+      <SpendChart title={tab.label} payload={payload} loading={chart.isFetching} showSpendSum={showSpendSum} currency={shownCurrency} />
+    </div>
+  );
+}
