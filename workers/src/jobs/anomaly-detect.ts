@@ -1,9 +1,56 @@
+import { createHash } from 'node:crypto';
 import type { Job } from 'bullmq';
 import type { QueuePayload } from '@cc/shared/queues.ts';
+import { withTransaction } from '@cc/shared/db/pool.ts';
+import { detectAnomalies, listUnnotifiedAnomalies, markAnomaliesNotified, type UnnotifiedAnomaly } from '@cc/shared/db/anomalies.ts';
+import { ANOMALY_DATE_OFFSET_DAYS, ANOMALY_MIN_HISTORY_DAYS, ANOMALY_WINDOW_DAYS } from '@cc/shared/insights/anomaly-rule.ts';
+import { addDays, billingToday } from '@cc/shared/time.ts';
 import type { WorkerDeps } from '../handlers.ts';
+import { anomalyNotice } from '../mail/templates/anomaly-notice.ts';
 
-export function anomalyDetectHandler(_deps: WorkerDeps) {
-  return async (_job: Job<QueuePayload<'anomaly-detect'>>): Promise<unknown> => {
-    throw new Error('anomaly-detect is not built yet');
+/**
+ * anomaly.detect: judges one day (default two days before today, US/Pacific) for every account of one customer or of
+ * every customer with anomaly_detection on, stores the result (a re-run replaces it), then e-mails the anomalies that
+ * met the customer's thresholds and were not e-mailed yet, one notice per account and day, to the customer's alert list.
+ * Safe to retry: the notify key is derived from the anomaly ids it lists, and rows are marked after the enqueue.
+ */
+export function anomalyDetectHandler(deps: WorkerDeps) {
+  return async (job: Job<QueuePayload<'anomaly-detect'>>) => {
+    const date = job.data.date ?? addDays(billingToday(), -ANOMALY_DATE_OFFSET_DAYS);
+    const customerId = job.data.customer_id ?? null;
+    const runs = await withTransaction(deps.pool, (tx) =>
+      detectAnomalies(tx, { date, customerId, windowDays: ANOMALY_WINDOW_DAYS, minHistoryDays: ANOMALY_MIN_HISTORY_DAYS }),
+    );
+    const notices = await notifyNewAnomalies(deps, date, customerId);
+    return { date, runs, notices };
   };
+}
+
+async function notifyNewAnomalies(deps: WorkerDeps, date: string, customerId: string | null): Promise<number> {
+  const pending = await listUnnotifiedAnomalies(deps.pool, date, customerId);
+  const groups = new Map<string, UnnotifiedAnomaly[]>();
+  for (const a of pending) {
+    const k = `${a.customer_id}\u0000${a.billing_account_id}`;
+    groups.set(k, [...(groups.get(k) ?? []), a]);
+  }
+  let sent = 0;
+  for (const anomalies of groups.values()) {
+    const first = anomalies[0];
+    if (first.recipients.length > 0) {
+      if (!deps.enqueue) throw new Error('anomaly-detect needs a producer (WorkerDeps.enqueue) to e-mail anomalies');
+      const mail = anomalyNotice(first.customer_name, first.billing_account_id, date, anomalies, deps.publicUrl ?? '');
+      await deps.enqueue('notify', { to: first.recipients, ...mail, key: noticeKey(anomalies) });
+      sent += 1;
+    }
+    // Nobody on the alert list: marked all the same, so a later addition does not receive old findings.
+    await markAnomaliesNotified(deps.pool, anomalies.map((a) => a.id));
+  }
+  return sent;
+}
+
+/** The same set of anomalies always gives the same key, so a retried job never sends the notice twice. */
+function noticeKey(anomalies: UnnotifiedAnomaly[]): string {
+  const ids = anomalies.map((a) => a.id).sort((a, b) => Number(a) - Number(b));
+  const digest = createHash('sha256').update(ids.join(',')).digest('hex').slice(0, 24);
+  return `anomaly-${ids[0]}-${digest}`;
 }

@@ -1,5 +1,81 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { findAnomalyRun, findCustomerInsightSettings, listAnomalies } from '@cc/shared/db/anomalies.ts';
+import { ANOMALY_MIN_HISTORY_DAYS, ANOMALY_WINDOW_DAYS } from '@cc/shared/insights/anomaly-rule.ts';
+import { isIsoDate } from '@cc/shared/time.ts';
+import { normaliseDecimal } from '@cc/shared/decimal.ts';
+import { AnomalyAnswer, AnomalyParams } from '../../schemas/insights.ts';
+import { withErrors } from '../../schemas/common.ts';
+import { errors } from '../../errors.ts';
+import type { AuthUser } from '../../plugins/app/auth.ts';
 
-/** Anomalies (spec 000 §7 Anomalies). */
-const routes: FastifyPluginAsyncTypebox = async () => {};
-export default routes;
+/** A threshold from the path: decimal text ≥ 0 (no exponent games: normalised before use). */
+function threshold(name: string, raw: string): string {
+  const value = /^\s*[+-]?(\d+\.?\d*|\.\d+)\s*$/.test(raw) ? normaliseDecimal(raw) : null;
+  if (value === null) throw new errors.badRequest(`${name} must be a number`);
+  if (value.startsWith('-')) throw new errors.badRequest(`${name} must be 0 or greater`);
+  return value;
+}
+
+/** A customerViewer sees anomalies of the projects their filter for this customer admits (none without a filter). */
+function viewerLabels(user: AuthUser, customerId: string) {
+  if (user.role !== 'customerViewer') return null;
+  return user.filters.filter((f) => f.customer === customerId).flatMap((f) => f.project_label);
+}
+
+/** Anomalies (spec 000 §7): stored detection results of one account and day, filtered by the thresholds asked. */
+const anomalies: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/v1/anomalies/customer_id/:customer_id/billing_account_id/:billing_account_id/date/:date/minimum_anomaly_threshold/:minimum_anomaly_threshold/minimum_value_toggled_anomaly/:minimum_value_toggled_anomaly',
+    {
+      config: { permission: 'billing_read', tenant: { params: 'customer_id' } },
+      schema: {
+        tags: ['anomalies'],
+        summary: 'Spend anomalies of a billing account on a day',
+        params: AnomalyParams,
+        response: withErrors({ 200: AnomalyAnswer }),
+      },
+    },
+    async (req) => {
+      const p = req.params;
+      if (!isIsoDate(p.date)) throw new errors.badRequest('Invalid date, expected YYYY-MM-DD');
+      const minPerc = threshold('minimum_anomaly_threshold', p.minimum_anomaly_threshold);
+      const minValue = threshold('minimum_value_toggled_anomaly', p.minimum_value_toggled_anomaly);
+      const customer = await findCustomerInsightSettings(app.pg, req.customerId!);
+      if (!customer) throw new errors.customerNotFound();
+      if (!customer.billing_account_ids.includes(p.billing_account_id)) throw new errors.notFound('Billing account not found');
+
+      const base = {
+        date: p.date,
+        billing_account_id: p.billing_account_id,
+        anomaly_detection: customer.anomaly_detection,
+        window_days: ANOMALY_WINDOW_DAYS,
+        min_history_days: ANOMALY_MIN_HISTORY_DAYS,
+      };
+      const run = customer.anomaly_detection ? await findAnomalyRun(app.pg, req.customerId!, p.billing_account_id, p.date) : null;
+      if (!run) return { ...base, anomalies: [], computed_at: null, judged_series: 0, cold_start_series: 0 };
+      const labels = viewerLabels(req.auth!, req.customerId!);
+      const rows =
+        labels && labels.length === 0
+          ? []
+          : await listAnomalies(app.pg, {
+              customerId: req.customerId!,
+              billingAccountId: p.billing_account_id,
+              date: p.date,
+              minPerc,
+              minValue,
+              projectLabels: labels,
+              labelDays: run.window_days,
+            });
+      return {
+        ...base,
+        window_days: run.window_days,
+        min_history_days: run.min_history_days,
+        anomalies: rows,
+        computed_at: run.computed_at,
+        judged_series: run.judged_series,
+        cold_start_series: run.cold_start_series,
+      };
+    },
+  );
+};
+export default anomalies;

@@ -1,0 +1,13 @@
+/**
+ * Constants of anomaly detection (decisions in docs/decisions-insights.md). The rule itself is the SQL function
+ * anomaly_exceeds (migration 1700000000004_insights.sql), shared by the detection job and the api.
+ */
+
+/** The mean is taken over at most these many days before the judged day: four whole weeks, so weekdays weigh equally. */
+export const ANOMALY_WINDOW_DAYS = 28;
+
+/** A series seen on fewer days than this before the judged day is cold: not judged. */
+export const ANOMALY_MIN_HISTORY_DAYS = 7;
+
+/** Spec 000 §9: the anomaly date is two days before today (US/Pacific): billing exports settle within two days. */
+export const ANOMALY_DATE_OFFSET_DAYS = 2;

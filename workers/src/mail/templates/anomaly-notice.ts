@@ -1,0 +1,45 @@
+import type { UnnotifiedAnomaly } from '@cc/shared/db/anomalies.ts';
+import { escapeHtml, formatMoney, htmlFrame, screenLink } from './layout.ts';
+
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const perc = (a: UnnotifiedAnomaly) => (a.delta_from_mean_cost_perc === null ? 'new spend' : `+${a.delta_from_mean_cost_perc}%`);
+
+/** One notice per customer, billing account and day, listing the anomalies found that were not e-mailed before. */
+export function anomalyNotice(customerName: string, billingAccountId: string, date: string, anomalies: UnnotifiedAnomaly[], publicUrl: string): RenderedMail {
+  const link = screenLink(publicUrl, '/anomalydetection');
+  const subject = `${customerName}: ${anomalies.length} spend ${anomalies.length === 1 ? 'anomaly' : 'anomalies'} on ${date}`;
+  const lines = anomalies.map(
+    (a) =>
+      `- ${a.project_id} / ${a.service}: latest daily spend ${formatMoney(a.to_date_cost, a.currency)}, ` +
+      `mean daily spend ${formatMoney(a.mean_cost, a.currency)} (${perc(a)})`,
+  );
+  const text = [
+    `Anomaly Detection found unusual spend for ${customerName} on billing account ${billingAccountId} on ${date}:`,
+    '',
+    ...lines,
+    '',
+    `See them in CommandCenter: ${link}`,
+  ].join('\n');
+  const rows = anomalies
+    .map(
+      (a) =>
+        `<tr><td>${escapeHtml(a.project_id)}</td><td>${escapeHtml(a.service)}</td>` +
+        `<td style="text-align:right">${escapeHtml(formatMoney(a.mean_cost, a.currency))}</td>` +
+        `<td style="text-align:right">${escapeHtml(formatMoney(a.to_date_cost, a.currency))}</td>` +
+        `<td style="text-align:right">${escapeHtml(perc(a))}</td></tr>`,
+    )
+    .join('\n');
+  const body = `<p>Anomaly Detection found unusual spend for <strong>${escapeHtml(customerName)}</strong> on billing account
+${escapeHtml(billingAccountId)} on ${escapeHtml(date)}.</p>
+<table cellpadding="6" style="border-collapse: collapse;" border="1">
+<thead><tr><th>Project</th><th>Service</th><th>Mean Daily Spend</th><th>Latest Daily Spend</th><th>Percentage Change</th></tr></thead>
+<tbody>
+${rows}
+</tbody></table>`;
+  return { subject, text, html: htmlFrame(subject, body, { href: link, label: 'Open Anomaly Detection' }) };
+}
