@@ -28,11 +28,11 @@ export function AttachmentDropZone({ files, onChange, max, disabled = false, lab
   const [dragging, setDragging] = useState(false);
   const [problems, setProblems] = useState<string[]>([]);
 
-  function add(incoming: readonly File[]) {
+  async function add(incoming: readonly File[]) {
     const found: string[] = [];
     const next = [...files];
     for (const file of incoming) {
-      const problem = attachmentProblem(file);
+      const problem = await attachmentProblem(file);
       if (problem) found.push(problem);
       else if (next.length >= max) found.push(`${file.name}: at most ${max} attachments`);
       else next.push(file);
@@ -44,7 +44,7 @@ export function AttachmentDropZone({ files, onChange, max, disabled = false, lab
   function onDrop(event: DragEvent) {
     event.preventDefault();
     setDragging(false);
-    if (!disabled) add(Array.from(event.dataTransfer.files));
+    if (!disabled) void add(Array.from(event.dataTransfer.files));
   }
 
   const full = files.length >= max;
@@ -65,7 +65,7 @@ export function AttachmentDropZone({ files, onChange, max, disabled = false, lab
       >
         <UploadIcon size={24} />
         <span id={hintId}>
-          Drag and drop files here (up to {max}; jpeg, png, bmp, plain text, pdf, doc, docx; at most 5,000,000 bytes each)
+          Drag and drop files here: up to {max}, jpeg, png, bmp, plain text, pdf, doc or docx, at most 5,000,000 bytes each
         </span>
         <Button size="small" disabled={disabled || full} onClick={() => inputRef.current?.click()}>
           Choose files
@@ -78,8 +78,9 @@ export function AttachmentDropZone({ files, onChange, max, disabled = false, lab
           accept={ACCEPT_ATTRIBUTE}
           data-testid="attachment-file-input"
           onChange={(e) => {
-            add(Array.from(e.target.files ?? []));
+            const picked = Array.from(e.target.files ?? []);
             e.target.value = '';
+            void add(picked);
           }}
         />
       </div>

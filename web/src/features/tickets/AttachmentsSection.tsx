@@ -8,16 +8,17 @@ import { useSnackbar } from '../../common/Snackbar.tsx';
 import { useLogErrorMutation } from '../logs/logsApi.ts';
 import { AttachmentDropZone } from './AttachmentDropZone.tsx';
 import { useDownloadAttachment, useUploadFiles } from './attachment-transfer.ts';
-import { ATTACHMENT_REFRESH_MS, isFinished, MAX_ATTACHMENTS, TICKET_MESSAGES } from './ticket-rules.ts';
+import { isFinal, LIMITS } from '@cc/shared/tickets/rules.ts';
+import { ATTACHMENT_REFRESH_MS, TICKET_MESSAGES } from './ticket-rules.ts';
 import { useAddAttachmentMutation, useDeleteAttachmentMutation, ticketsApi, type Attachment, type Ticket } from './ticketsApi.ts';
 import { useTicketAccess } from './useTicketAccess.ts';
 import styles from './tickets.module.css';
 
 /** The ticket's files: download any; while the ticket is open, delete (after confirming) and add more. */
 export function AttachmentsSection({ ticket }: { ticket: Ticket }) {
-  const id = ticket.jira_issue_key;
+  const id = ticket.id;
   const { canWrite } = useTicketAccess();
-  const editable = canWrite && !isFinished(ticket.status);
+  const editable = canWrite && !isFinal(ticket.status);
   const { show } = useSnackbar();
   const confirm = useConfirm();
   const [location] = useLocation();
@@ -57,7 +58,7 @@ export function AttachmentsSection({ ticket }: { ticket: Ticket }) {
           Attachments
         </h2>
         {editable ? (
-          <Button size="small" leadingVisual={PlusIcon} disabled={attachments.length >= MAX_ATTACHMENTS} onClick={() => setAdding(true)}>
+          <Button size="small" leadingVisual={PlusIcon} disabled={attachments.length >= LIMITS.attachmentsPerTicket} onClick={() => setAdding(true)}>
             Add file
           </Button>
         ) : null}
@@ -75,7 +76,7 @@ export function AttachmentsSection({ ticket }: { ticket: Ticket }) {
           </li>
         ))}
       </ul>
-      {adding ? <AddFileDialog ticketId={id} room={MAX_ATTACHMENTS - attachments.length} onClose={() => setAdding(false)} /> : null}
+      {adding ? <AddFileDialog ticketId={id} room={LIMITS.attachmentsPerTicket - attachments.length} onClose={() => setAdding(false)} /> : null}
     </section>
   );
 }

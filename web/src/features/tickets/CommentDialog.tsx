@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Dialog, FormControl, Textarea } from '@primer/react';
-import { MAX_COMMENT, TICKET_MESSAGES } from './ticket-rules.ts';
+import { LIMITS } from '@cc/shared/tickets/rules.ts';
+import { TICKET_MESSAGES } from './ticket-rules.ts';
 
 export interface CommentDialogProps {
   title: string;
@@ -48,7 +49,7 @@ export function CommentDialog({ title, children, submitLabel, onSubmit, onClose 
           block
           rows={5}
           value={comment}
-          maxLength={MAX_COMMENT}
+          maxLength={LIMITS.comment}
           onChange={(e) => {
             setComment(e.target.value);
             if (e.target.value.trim()) setError(null);

@@ -2,8 +2,9 @@ import { useMemo, useState, type FormEvent } from 'react';
 import { Button, FormControl, Spinner, Textarea } from '@primer/react';
 import { errorDetail } from '../../app/api.ts';
 import { useSnackbar } from '../../common/Snackbar.tsx';
-import { formatTicketDate } from './ticket-format.ts';
-import { isFinished, MAX_COMMENT, TICKET_MESSAGES } from './ticket-rules.ts';
+import { isFinal, LIMITS } from '@cc/shared/tickets/rules.ts';
+import { formatTicketDate } from './ticket-dates.ts';
+import { TICKET_MESSAGES } from './ticket-rules.ts';
 import { useAddCommentMutation, useGetCommentsQuery, type Ticket } from './ticketsApi.ts';
 import { useTicketAccess } from './useTicketAccess.ts';
 import styles from './tickets.module.css';
@@ -12,18 +13,18 @@ const time = (s: string) => Date.parse(s) || 0;
 
 /** Comments newest first, with a form to add one while the ticket is open (spec 000 §2). */
 export function CommentsSection({ ticket }: { ticket: Ticket }) {
-  const id = ticket.jira_issue_key;
+  const id = ticket.id;
   const { email, canWrite } = useTicketAccess();
   const { data, isLoading } = useGetCommentsQuery(id);
   const comments = useMemo(() => [...(data ?? [])].sort((a, b) => time(b.date) - time(a.date)), [data]);
-  const open = canWrite && !isFinished(ticket.status);
+  const open = canWrite && !isFinal(ticket.status);
 
   return (
     <section className={styles.section} aria-labelledby="comments-title">
       <h2 id="comments-title" className={styles.sectionTitle}>
         Comments
       </h2>
-      {open ? <AddComment ticketId={id} status={ticket.status} author={email} /> : null}
+      {open ? <AddComment ticketId={id} author={email} /> : null}
       {isLoading ? <Spinner size="small" srText="Loading comments" /> : null}
       {!isLoading && comments.length === 0 ? <p className={styles.muted}>No comments yet.</p> : null}
       <ol className={styles.comments} aria-label="Comments, newest first">
@@ -32,11 +33,8 @@ export function CommentsSection({ ticket }: { ticket: Ticket }) {
             <div className={styles.commentHead}>
               <span className={styles.commentAuthor}>{c.author}</span>
               <span>{formatTicketDate(c.date)}</span>
-              {c.previous_status && c.current_status && c.previous_status !== c.current_status ? (
-                <span>
-                  {c.previous_status} → {c.current_status}
-                </span>
-              ) : null}
+              <ChangeNote from={c.previous_status} to={c.current_status} />
+              <ChangeNote from={c.previous_priority} to={c.current_priority} />
             </div>
             <p className={styles.commentText}>{c.message}</p>
           </li>
@@ -46,7 +44,17 @@ export function CommentsSection({ ticket }: { ticket: Ticket }) {
   );
 }
 
-function AddComment({ ticketId, status, author }: { ticketId: string; status: string; author: string }) {
+/** "Open → In Progress" on a comment that came with a change. */
+function ChangeNote({ from, to }: { from?: string | null; to?: string | null }) {
+  if (!from || !to || from === to) return null;
+  return (
+    <span>
+      {from} → {to}
+    </span>
+  );
+}
+
+function AddComment({ ticketId, author }: { ticketId: string; author: string }) {
   const [message, setMessage] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [addComment, { isLoading }] = useAddCommentMutation();
@@ -59,11 +67,7 @@ function AddComment({ ticketId, status, author }: { ticketId: string; status: st
       return;
     }
     setError(null);
-    // A plain comment changes no status: previous and current are the ticket's status.
-    const result = await addComment({
-      id: ticketId,
-      comment: { message, author, date: new Date().toISOString(), previous_status: status, current_status: status },
-    });
+    const result = await addComment({ id: ticketId, comment: { message, author, date: new Date().toISOString() } });
     if ('error' in result) {
       setError(errorDetail(result.error) ?? 'The comment was not saved');
       return;
@@ -81,7 +85,7 @@ function AddComment({ ticketId, status, author }: { ticketId: string; status: st
           rows={3}
           resize="vertical"
           value={message}
-          maxLength={MAX_COMMENT}
+          maxLength={LIMITS.comment}
           onChange={(e) => setMessage(e.target.value)}
           validationStatus={error ? 'error' : undefined}
         />

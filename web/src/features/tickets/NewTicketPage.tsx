@@ -9,12 +9,22 @@ import { useSelectedCustomer } from '../customers/useCustomerContext.ts';
 import { AttachmentDropZone } from './AttachmentDropZone.tsx';
 import { useUploadFiles } from './attachment-transfer.ts';
 import { readPrefill } from './prefill.ts';
-import { MAX_ATTACHMENTS, MAX_DESCRIPTION, MAX_SUMMARY, PRIORITIES } from './ticket-rules.ts';
+import { LIMITS, PRIORITY_MEANINGS, TICKET_PRIORITIES } from '@cc/shared/tickets/rules.ts';
 import { useCreateTicketMutation } from './ticketsApi.ts';
 import { validateTicket, type TicketDraftErrors } from './validate-ticket.ts';
 import styles from './tickets.module.css';
 
 const LIST_PATH = '/supportrequest';
+
+/** A v4 UUID; `crypto.randomUUID` exists only in secure contexts (https or localhost). */
+function newTicketId(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const h = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
 
 /** A new support ticket: Summary, Priority, Description and up to 10 attachments (spec 000 §2). */
 export function NewTicketPage({ route }: PageProps) {
@@ -29,6 +39,8 @@ export function NewTicketPage({ route }: PageProps) {
   const [files, setFiles] = useState<File[]>([]);
   const [submitted, setSubmitted] = useState(false);
   const [busy, setBusy] = useState(false);
+  // One id per page: a save retried after a network failure finds the ticket the first try made.
+  const [ticketId] = useState(newTicketId);
   const [serverError, setServerError] = useState<string | null>(null);
   const uploadFiles = useUploadFiles();
   const [createTicket] = useCreateTicketMutation();
@@ -51,6 +63,7 @@ export function NewTicketPage({ route }: PageProps) {
     try {
       const attachments = await uploadFiles(files);
       const result = await createTicket({
+        id: ticketId,
         summary: summary.trim(),
         creation_date: new Date().toISOString(),
         creation_by: email,
@@ -80,23 +93,23 @@ export function NewTicketPage({ route }: PageProps) {
           <TextInput
             block
             value={summary}
-            maxLength={MAX_SUMMARY}
+            maxLength={LIMITS.summary}
             onChange={(e) => setSummary(e.target.value)}
             validationStatus={errors.summary ? 'error' : undefined}
           />
           <FormControl.Caption>
-            {summary.length} / {MAX_SUMMARY}
+            {summary.length} / {LIMITS.summary}
           </FormControl.Caption>
           {errors.summary ? <FormControl.Validation variant="error">{errors.summary}</FormControl.Validation> : null}
         </FormControl>
 
         <RadioGroup name="priority" required onChange={(value) => setPriority(value ?? '')}>
           <RadioGroup.Label>Priority</RadioGroup.Label>
-          {PRIORITIES.map((p) => (
-            <FormControl key={p.name} id={`ticket-priority-${p.name}`}>
-              <Radio value={p.name} checked={priority === p.name} />
-              <FormControl.Label>{p.name}</FormControl.Label>
-              <FormControl.Caption>{p.meaning}</FormControl.Caption>
+          {TICKET_PRIORITIES.map((p) => (
+            <FormControl key={p} id={`ticket-priority-${p}`}>
+              <Radio value={p} checked={priority === p} />
+              <FormControl.Label>{p}</FormControl.Label>
+              <FormControl.Caption>{PRIORITY_MEANINGS[p]}</FormControl.Caption>
             </FormControl>
           ))}
           {errors.priority ? <RadioGroup.Validation variant="error">{errors.priority}</RadioGroup.Validation> : null}
@@ -109,17 +122,17 @@ export function NewTicketPage({ route }: PageProps) {
             rows={10}
             resize="vertical"
             value={description}
-            maxLength={MAX_DESCRIPTION}
+            maxLength={LIMITS.description}
             onChange={(e) => setDescription(e.target.value)}
             validationStatus={errors.description ? 'error' : undefined}
           />
           <FormControl.Caption>
-            {description.length.toLocaleString('en-GB')} / {MAX_DESCRIPTION.toLocaleString('en-GB')}
+            {description.length.toLocaleString('en-GB')} / {LIMITS.description.toLocaleString('en-GB')}
           </FormControl.Caption>
           {errors.description ? <FormControl.Validation variant="error">{errors.description}</FormControl.Validation> : null}
         </FormControl>
 
-        <AttachmentDropZone label="Attachments" files={files} onChange={setFiles} max={MAX_ATTACHMENTS} disabled={busy} />
+        <AttachmentDropZone label="Attachments" files={files} onChange={setFiles} max={LIMITS.attachmentsPerTicket} disabled={busy} />
 
         <div className={styles.actions}>
           <Button type="submit" variant="primary" loading={busy}>

@@ -2,8 +2,9 @@ import { useState } from 'react';
 import { Button, Dialog, FormControl, Label, Radio, RadioGroup, Textarea } from '@primer/react';
 import { errorDetail } from '../../app/api.ts';
 import { useSnackbar } from '../../common/Snackbar.tsx';
-import { formatTicketDate } from './ticket-format.ts';
-import { MAX_COMMENT, SATISFACTION_SCALE, satisfactionVariant, TICKET_MESSAGES } from './ticket-rules.ts';
+import { LIMITS, SATISFACTION_SCALE } from '@cc/shared/tickets/rules.ts';
+import { formatTicketDate } from './ticket-dates.ts';
+import { satisfactionVariant, TICKET_MESSAGES } from './ticket-rules.ts';
 import { SatisfactionLabel } from './TicketLabels.tsx';
 import { useSetSatisfactionMutation, type Ticket } from './ticketsApi.ts';
 import { useTicketAccess } from './useTicketAccess.ts';
@@ -43,10 +44,12 @@ export function SatisfactionSection({ ticket }: { ticket: Ticket }) {
           <p className={styles.commentText}>{comment.message}</p>
         </div>
       ) : null}
-      {giving ? <FeedbackDialog ticketId={ticket.jira_issue_key} onClose={() => setGiving(false)} /> : null}
+      {giving ? <FeedbackDialog ticketId={ticket.id} onClose={() => setGiving(false)} /> : null}
     </section>
   );
 }
+
+const SCORES = [1, 2, 3, 4, 5] as const;
 
 function FeedbackDialog({ ticketId, onClose }: { ticketId: string; onClose: () => void }) {
   const { email } = useTicketAccess();
@@ -83,11 +86,11 @@ function FeedbackDialog({ ticketId, onClose }: { ticketId: string; onClose: () =
       <div className={styles.form}>
         <RadioGroup name="satisfaction-score" required onChange={(value) => setScore(Number(value ?? 0))}>
           <RadioGroup.Label>Satisfaction score</RadioGroup.Label>
-          {SATISFACTION_SCALE.map((s) => (
-            <FormControl key={s.score}>
-              <Radio value={String(s.score)} checked={score === s.score} />
+          {SCORES.map((s) => (
+            <FormControl key={s}>
+              <Radio value={String(s)} checked={score === s} />
               <FormControl.Label>
-                <Label variant={satisfactionVariant(s.score)}>{s.score}</Label> {s.text}
+                <Label variant={satisfactionVariant(s)}>{s}</Label> {SATISFACTION_SCALE[s]}
               </FormControl.Label>
             </FormControl>
           ))}
@@ -95,7 +98,7 @@ function FeedbackDialog({ ticketId, onClose }: { ticketId: string; onClose: () =
         </RadioGroup>
         <FormControl required id="satisfaction-comment">
           <FormControl.Label>Comment</FormControl.Label>
-          <Textarea block rows={4} value={message} maxLength={MAX_COMMENT} onChange={(e) => setMessage(e.target.value)} />
+          <Textarea block rows={4} value={message} maxLength={LIMITS.comment} onChange={(e) => setMessage(e.target.value)} />
           {messageError ? <FormControl.Validation variant="error">{messageError}</FormControl.Validation> : null}
         </FormControl>
         {serverError ? (

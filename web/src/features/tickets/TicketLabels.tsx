@@ -20,3 +20,8 @@ export function SatisfactionLabel({ score, status }: { score: number | null | un
   }
   return status === 'Closed' ? <span>{TICKET_MESSAGES.toBeProvided}</span> : null;
 }
+
+/** In place of the Jira key until the ticket-sync queue has created the issue. */
+export function TicketKeyPending({ state }: { state: string }) {
+  return state === 'failed' ? <Label variant="danger">Not synced</Label> : <Label variant="secondary">Pending</Label>;
+}

@@ -26,7 +26,7 @@ export function TicketListPage({ route }: PageProps) {
   const [pageSize, setPageSize] = useState<number>(PAGE_SIZES[0]);
 
   const tickets = useMemo(
-    () => [...(data ?? [])].sort((a, b) => time(b.update_date ?? b.creation_date) - time(a.update_date ?? a.creation_date)),
+    () => [...(data ?? [])].sort((a, b) => time(b.update_date) - time(a.update_date)),
     [data],
   );
   const lastPage = Math.max(0, Math.ceil(tickets.length / pageSize) - 1);

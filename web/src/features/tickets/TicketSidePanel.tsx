@@ -3,9 +3,10 @@ import { FormControl, Select } from '@primer/react';
 import { errorDetail } from '../../app/api.ts';
 import { useSnackbar } from '../../common/Snackbar.tsx';
 import { CommentDialog } from './CommentDialog.tsx';
-import { firstResponseBucket, formatTicketDate } from './ticket-format.ts';
-import { canChangePriority, canChangeStatus, PRIORITIES, TICKET_MESSAGES, TICKET_STATUSES } from './ticket-rules.ts';
-import { useAddCommentMutation, useGetTransitionsQuery, useSetPriorityMutation, useSetStatusMutation, type Ticket } from './ticketsApi.ts';
+import { priorityChangeable, statusChangeable, TICKET_PRIORITIES, TICKET_STATUSES } from '@cc/shared/tickets/rules.ts';
+import { firstResponseBucket, formatTicketDate } from './ticket-dates.ts';
+import { TICKET_MESSAGES } from './ticket-rules.ts';
+import { useGetTransitionsQuery, useSetPriorityMutation, useSetStatusMutation, type Ticket } from './ticketsApi.ts';
 import { useTicketAccess } from './useTicketAccess.ts';
 import styles from './tickets.module.css';
 
@@ -16,22 +17,19 @@ export function TicketSidePanel({ ticket }: { ticket: Ticket }) {
   const { email, transitionRole, canWrite } = useTicketAccess();
   const { show } = useSnackbar();
   const [change, setChange] = useState<Change | null>(null);
-  const statusOpen = canWrite && canChangeStatus(ticket.status);
-  const priorityOpen = canWrite && canChangePriority(ticket.status);
+  const statusOpen = canWrite && statusChangeable(ticket.status);
+  const priorityOpen = canWrite && priorityChangeable(ticket.status);
   // Closed (and Cancel) tickets load no transitions.
   const { data: allowed } = useGetTransitionsQuery({ role: transitionRole, status: ticket.status }, { skip: !statusOpen });
-  const [addComment] = useAddCommentMutation();
   const [setStatus] = useSetStatusMutation();
   const [setPriority] = useSetPriorityMutation();
-  const id = ticket.jira_issue_key;
+  const id = ticket.id;
 
   async function submit(comment: string): Promise<boolean> {
     if (!change) return true;
     const note = { message: comment, author: email, date: new Date().toISOString(), previous_status: change.from, current_status: change.to };
     if (change.field === 'status') {
-      const posted = await addComment({ id, comment: note });
-      if ('error' in posted) return fail(posted.error);
-      const patched = await setStatus({ id, name: change.to, author: email });
+      const patched = await setStatus({ id, name: change.to, author: email, comment: note });
       if ('error' in patched) return fail(patched.error);
       show({ message: TICKET_MESSAGES.statusSaved, variant: 'success' });
     } else {
@@ -63,9 +61,9 @@ export function TicketSidePanel({ ticket }: { ticket: Ticket }) {
       <FormControl id="ticket-priority" disabled={!priorityOpen}>
         <FormControl.Label>Priority</FormControl.Label>
         <Select block value={ticket.priority} onChange={(e) => setChange({ field: 'priority', from: ticket.priority, to: e.target.value })}>
-          {PRIORITIES.map((p) => (
-            <Select.Option key={p.name} value={p.name}>
-              {p.name}
+          {TICKET_PRIORITIES.map((p) => (
+            <Select.Option key={p} value={p}>
+              {p}
             </Select.Option>
           ))}
         </Select>
@@ -89,7 +87,7 @@ export function TicketSidePanel({ ticket }: { ticket: Ticket }) {
         </dd>
         <dt>Updated</dt>
         <dd>
-          {formatTicketDate(ticket.update_date ?? ticket.creation_date)}
+          {formatTicketDate(ticket.update_date)}
           {ticket.update_by ? <div className={styles.muted}>{ticket.update_by}</div> : null}
         </dd>
         {ticket.assignee ? (

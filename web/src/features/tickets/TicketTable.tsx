@@ -1,14 +1,13 @@
 import type { KeyboardEvent } from 'react';
-import { clsx } from 'clsx';
-import { formatListDate } from './ticket-format.ts';
-import { SatisfactionLabel, StatusLabel } from './TicketLabels.tsx';
-import type { Ticket } from './ticketsApi.ts';
+import { formatListDate } from './ticket-dates.ts';
+import { SatisfactionLabel, StatusLabel, TicketKeyPending } from './TicketLabels.tsx';
+import type { TicketListItem } from './ticketsApi.ts';
 import styles from './tickets.module.css';
 
 const COLUMNS = ['Id', 'Summary', 'Status', 'Priority', 'Last Modified', 'First Response', 'Customer Satisfaction'];
 
 export interface TicketTableProps {
-  tickets: readonly Ticket[];
+  tickets: readonly TicketListItem[];
   /** A row was clicked, or Enter / Space pressed on it. */
   onOpen: (id: string) => void;
 }
@@ -36,21 +35,23 @@ export function TicketTable({ tickets, onOpen }: TicketTableProps) {
         <tbody>
           {tickets.map((t) => (
             <tr
-              key={t.jira_issue_key}
-              className={clsx(styles.row)}
+              key={t.id}
+              className={styles.row}
               tabIndex={0}
-              aria-label={`Open ticket ${t.jira_issue_key}: ${t.summary}`}
-              onClick={() => onOpen(t.jira_issue_key)}
-              onKeyDown={(e) => onKeyDown(e, t.jira_issue_key)}
+              aria-label={`Open ticket ${t.jira_issue_key ?? t.summary}`}
+              onClick={() => onOpen(t.id)}
+              onKeyDown={(e) => onKeyDown(e, t.id)}
             >
-              <td>{t.jira_issue_key}</td>
+              <td>{t.jira_issue_key ?? <TicketKeyPending state={t.sync_state} />}</td>
               <td className={styles.summary}>{t.summary}</td>
               <td>
                 <StatusLabel status={t.status} />
               </td>
               <td>{t.priority}</td>
-              <td>{formatListDate(t.update_date ?? t.creation_date)}</td>
-              <td>{formatListDate(t.first_response_date)}</td>
+              <td>{formatListDate(t.update_date)}</td>
+              <td>
+                {t.first_response_date ? `${formatListDate(t.first_response_date)} (${t.first_response_bucket ?? ''})` : ''}
+              </td>
               <td>
                 <SatisfactionLabel score={t.customer_satisfaction_score} status={t.status} />
               </td>

@@ -39,7 +39,7 @@ export function TicketViewPage({ route, params }: PageProps) {
   }
 
   return (
-    <Page title={route.title} subtitle={ticket.customer_name ? `${ticket.jira_issue_key} · ${ticket.customer_name}` : ticket.jira_issue_key}>
+    <Page title={route.title} subtitle={`${ticket.jira_issue_key ?? 'Not yet in Jira'} · ${ticket.customer_name}`}>
       {back}
       <div className={styles.layout}>
         <div className={styles.main}>

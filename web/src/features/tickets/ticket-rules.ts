@@ -1,37 +1,16 @@
 /**
- * The ticket rules the screens apply (spec 000 §4, §5, §9). The server checks the same limits; these
- * mirror them so a user learns of a problem before an upload or a save.
+ * What the ticket screens add to the shared ticket rules (`@cc/shared/tickets/rules.ts`, the same ones the
+ * api enforces): colours, snackbar texts and the attachment check made before an upload.
  */
+import { LIMITS, SATISFACTION_SCALE, TICKET_MESSAGES as RULE_MESSAGES } from '@cc/shared/tickets/rules.ts';
+import { sniffAttachmentType } from './file-sniff.ts';
 
-export const TICKET_STATUSES = ['Open', 'In Progress', 'Resolved', 'Closed', 'Cancel'] as const;
-export type TicketStatus = (typeof TICKET_STATUSES)[number];
-
-export const PRIORITIES = [
-  { name: 'P1', meaning: 'End-user-facing production service entirely down.' },
-  { name: 'P2', meaning: 'Production partially broken or development blocked.' },
-  { name: 'P3', meaning: 'Development partially blocked, or investigating a previous production issue.' },
-  { name: 'P4', meaning: 'Feature requests or questions on using cloud services.' },
-] as const;
-
-export const SATISFACTION_SCALE = [
-  { score: 1, text: 'Very disappointed' },
-  { score: 2, text: 'Disappointed' },
-  { score: 3, text: 'Neutral' },
-  { score: 4, text: 'Satisfied' },
-  { score: 5, text: 'Very satisfied' },
-] as const;
-
-export const MAX_SUMMARY = 100;
-export const MAX_DESCRIPTION = 30_000;
-export const MAX_COMMENT = 30_000;
-export const MAX_ATTACHMENTS = 10;
-export const MAX_ATTACHMENT_BYTES = 5_000_000;
 /** Spec 000 §4: the attachment list is read again this long after an upload. */
 export const ATTACHMENT_REFRESH_MS = 3_000;
 
 export const TICKET_MESSAGES = {
-  required: 'This field is required',
-  selectScore: 'Please, select satisfaction score',
+  required: RULE_MESSAGES.required,
+  selectScore: RULE_MESSAGES.selectSatisfaction,
   toBeProvided: 'To be provided',
   confirmDeleteAttachment: 'Are you sure you want to delete this attachment?',
   downloadFailed: 'Error downloading file',
@@ -43,9 +22,10 @@ export const TICKET_MESSAGES = {
   satisfactionSaved: 'Satisfaction level saved',
 } as const;
 
-/** Primer Label variants for the spec's colours: Open red, Resolved and Closed green, Cancel grey. */
+/** Primer Label variants standing for the spec's colours. */
 export type LabelVariant = 'danger' | 'success' | 'secondary' | 'accent' | 'attention' | 'default';
 
+/** Open red, Resolved and Closed green, Cancel grey; In Progress (no colour in the spec) blue. */
 export function statusVariant(status: string): LabelVariant {
   switch (status) {
     case 'Open':
@@ -55,7 +35,6 @@ export function statusVariant(status: string): LabelVariant {
       return 'success';
     case 'Cancel':
       return 'secondary';
-    // The spec gives In Progress no colour: blue, "being worked on".
     case 'In Progress':
       return 'accent';
     default:
@@ -70,41 +49,19 @@ export function satisfactionVariant(score: number): LabelVariant {
   return 'success';
 }
 
-export function satisfactionText(score: number): string {
-  return SATISFACTION_SCALE.find((s) => s.score === score)?.text ?? String(score);
-}
+export const satisfactionText = (score: number): string => SATISFACTION_SCALE[score] ?? String(score);
 
-/** Spec 000 §4: the status selector is enabled only while Open, In Progress or Resolved. */
-export const canChangeStatus = (status: string) => status === 'Open' || status === 'In Progress' || status === 'Resolved';
-/** The priority selector only while Open or In Progress. */
-export const canChangePriority = (status: string) => status === 'Open' || status === 'In Progress';
-/** Closed or Cancel tickets hide add-comment, add-attachment and delete-attachment. */
-export const isFinished = (status: string) => status === 'Closed' || status === 'Cancel';
-
-/** Accepted attachment types (jpeg, png, bmp, plain text, pdf, Word doc and docx), by MIME type and name. */
-const ACCEPTED_TYPES: Record<string, string> = {
-  'image/jpeg': 'jpeg',
-  'image/png': 'png',
-  'image/bmp': 'bmp',
-  'text/plain': 'plain text',
-  'application/pdf': 'pdf',
-  'application/msword': 'doc',
-  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
-};
-const ACCEPTED_EXTENSIONS = ['.jpg', '.jpeg', '.png', '.bmp', '.txt', '.pdf', '.doc', '.docx'];
-
-/** The `accept` attribute of the file pickers. */
-export const ACCEPT_ATTRIBUTE = [...ACCEPTED_EXTENSIONS, ...Object.keys(ACCEPTED_TYPES)].join(',');
+/** The pickers' `accept`: a hint for the browser's dialog; the content decides. */
+export const ACCEPT_ATTRIBUTE = '.jpg,.jpeg,.png,.bmp,.txt,.pdf,.doc,.docx,image/jpeg,image/png,image/bmp,text/plain,application/pdf,application/msword,application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
 /**
- * Why a file cannot be attached, or null. Browsers often leave `type` empty (e.g. .doc on Linux), so
- * the name's extension also counts; the server has the last word, by the file's content.
+ * Why a file cannot be attached, or null: the server's checks (size, then type by content) made before
+ * uploading, so a refused file costs no upload. The server still has the last word.
  */
-export function attachmentProblem(file: { name: string; size: number; type: string }): string | null {
-  const ext = file.name.includes('.') ? file.name.slice(file.name.lastIndexOf('.')).toLowerCase() : '';
-  const typeOk = file.type in ACCEPTED_TYPES || ACCEPTED_EXTENSIONS.includes(ext);
-  if (!typeOk) return `${file.name}: only jpeg, png, bmp, plain text, pdf, doc and docx files can be attached`;
-  if (file.size > MAX_ATTACHMENT_BYTES) return `${file.name}: larger than 5,000,000 bytes`;
-  if (file.size === 0) return `${file.name}: the file is empty`;
+export async function attachmentProblem(file: File): Promise<string | null> {
+  if (file.size === 0) return `${file.name}: ${RULE_MESSAGES.attachmentEmpty}`;
+  if (file.size > LIMITS.attachmentBytes) return `${file.name}: ${RULE_MESSAGES.attachmentTooLarge}`;
+  const type = sniffAttachmentType(new Uint8Array(await file.arrayBuffer()));
+  if (!type) return `${file.name}: ${RULE_MESSAGES.attachmentType}`;
   return null;
 }

@@ -1,42 +1,74 @@
 import { api } from '../../app/api.ts';
 
-/** An attachment of a ticket (spec 000 §3): `url` is fetched as a binary blob to download it. */
+/** An attachment of a ticket: `url` is the api path its bytes are fetched from as a binary blob. */
 export interface Attachment {
   id: string;
   name: string;
   url: string;
+  mime_type?: string;
+  size?: number;
+  created?: string;
+  author?: string;
 }
 
-/** Spec 000 §3 Ticket, as the list and get routes answer it. */
-export interface Ticket {
-  jira_issue_key: string;
+/** Whether the ticket-sync queue has written the ticket to Jira (or the local ticket system) yet. */
+export type SyncState = 'pending' | 'synced' | 'failed';
+
+/** A row of the ticket list (api/src/schemas/tickets.ts TicketListItem). */
+export interface TicketListItem {
+  /** Known at once, never changes: screens navigate by it. */
+  id: string;
+  /** Known once the issue exists in Jira. */
+  jira_issue_key: string | null;
   summary: string;
-  description: string;
-  priority: string;
   status: string;
-  assignee?: string | null;
+  priority: string;
   creation_date: string;
   creation_by: string;
-  update_date?: string | null;
-  update_by?: string | null;
-  first_response_date?: string | null;
-  first_response_by?: string | null;
-  customer_satisfaction_score?: number | null;
-  customer_satisfaction_comment?: { author: string; date: string; message: string } | null;
-  attachments: Attachment[];
-  customer_name?: string;
+  update_date: string;
+  first_response_date: string | null;
+  first_response_bucket: string | null;
+  customer_satisfaction_score: number | null;
+  customer_id: string;
+  customer_name: string;
+  sync_state: SyncState;
 }
 
-/** Spec 000 §3 Comment. */
+/** Spec 000 §3 Ticket, as the get route answers it. */
+export interface Ticket extends TicketListItem {
+  description: string;
+  assignee: string | null;
+  update_by: string | null;
+  first_response_by: string | null;
+  customer_satisfaction_comment: { author: string; date: string; message: string } | null;
+  attachments: Attachment[];
+  sync_error: string | null;
+}
+
+/** Spec 000 §3 Comment; a priority change carries previous_priority / current_priority instead. */
 export interface TicketComment {
+  id: string;
   message: string;
   author: string;
   date: string;
+  previous_status: string | null;
+  current_status: string | null;
+  previous_priority?: string | null;
+  current_priority?: string | null;
+}
+
+/** What a comment is sent as; the server stamps author and date from the session. */
+export interface CommentBody {
+  message: string;
+  author?: string;
+  date?: string;
   previous_status?: string | null;
   current_status?: string | null;
 }
 
 export interface NewTicket {
+  /** A UUID made by the page: a retried save answers the same ticket instead of making a second. */
+  id: string;
   summary: string;
   creation_date: string;
   creation_by: string;
@@ -61,15 +93,16 @@ const BASE = '/v1/jira/msp_tickets';
 
 export const ticketsApi = api.injectEndpoints({
   endpoints: (build) => ({
-    listTickets: build.query<Ticket[], string>({
+    listTickets: build.query<TicketListItem[], string>({
       query: (customer) => `${BASE}/${key(customer)}/list`,
-      transformResponse: (answer: unknown) => listOf<Ticket>(answer, 'tickets'),
-      providesTags: (result) => [{ type: 'Ticket', id: 'LIST' }, ...(result ?? []).map((t) => ({ type: 'Ticket' as const, id: t.jira_issue_key }))],
+      transformResponse: (answer: unknown) => listOf<TicketListItem>(answer, 'tickets'),
+      providesTags: (result) => [{ type: 'Ticket', id: 'LIST' }, ...(result ?? []).map((t) => ({ type: 'Ticket' as const, id: t.id }))],
     }),
     getTicket: build.query<Ticket, string>({
       query: (id) => `${BASE}/${key(id)}`,
       transformResponse: (answer: unknown) => ((answer as { ticket?: Ticket }).ticket ?? answer) as Ticket,
-      providesTags: (_r, _e, id) => [{ type: 'Ticket', id }],
+      // Tagged by the key asked for and by the ticket's id, which the screen's changes name.
+      providesTags: (result, _e, id) => [{ type: 'Ticket', id }, ...(result ? [{ type: 'Ticket' as const, id: result.id }] : [])],
     }),
     getComments: build.query<TicketComment[], string>({
       query: (id) => `${BASE}/${key(id)}/comment`,
@@ -85,15 +118,16 @@ export const ticketsApi = api.injectEndpoints({
       query: (body) => ({ url: BASE, method: 'POST', body }),
       invalidatesTags: [{ type: 'Ticket', id: 'LIST' }],
     }),
-    addComment: build.mutation<unknown, { id: string; comment: TicketComment }>({
+    addComment: build.mutation<TicketComment, { id: string; comment: CommentBody }>({
       query: ({ id, comment }) => ({ url: `${BASE}/${key(id)}/comment`, method: 'POST', body: comment }),
       invalidatesTags: (_r, _e, { id }) => [{ type: 'Ticket', id: `${id}/comments` }, { type: 'Ticket', id }],
     }),
-    setStatus: build.mutation<unknown, { id: string; name: string; author: string }>({
-      query: ({ id, name, author }) => ({ url: `${BASE}/${key(id)}/status`, method: 'PATCH', body: { name, author } }),
+    /** The comment travels with the change, so the server saves both or neither. */
+    setStatus: build.mutation<Ticket, { id: string; name: string; author: string; comment: CommentBody }>({
+      query: ({ id, name, author, comment }) => ({ url: `${BASE}/${key(id)}/status`, method: 'PATCH', body: { name, author, comment_body: comment } }),
       invalidatesTags: (_r, _e, { id }) => [{ type: 'Ticket', id }, { type: 'Ticket', id: `${id}/comments` }, { type: 'Ticket', id: 'LIST' }],
     }),
-    setPriority: build.mutation<unknown, { id: string; name: string; author: string; comment: TicketComment }>({
+    setPriority: build.mutation<Ticket, { id: string; name: string; author: string; comment: CommentBody }>({
       query: ({ id, name, author, comment }) => ({
         url: `${BASE}/${key(id)}/priority`,
         method: 'PATCH',
