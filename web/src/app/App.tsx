@@ -1,8 +1,9 @@
-import { useEffect, useRef } from 'react';
-import { useLocation } from 'wouter';
+import { Suspense, useEffect, useRef } from 'react';
+import { useLocation, useRoute } from 'wouter';
 import { MESSAGES } from '@cc/shared/constants.ts';
 import { useAppDispatch, useAppSelector } from './hooks.ts';
 import { AppShell } from './shell/AppShell.tsx';
+import { INVITATION_ROUTE } from './routes.ts';
 import { PageLoading } from '../common/Page.tsx';
 import { LoggingErrorBoundary } from '../common/ErrorBoundary.tsx';
 import { LoginPage } from '../features/session/LoginPage.tsx';
@@ -28,6 +29,17 @@ export function App() {
   useEffect(() => {
     if (anonymous && location === '/logout') navigate('/', { replace: true });
   }, [anonymous, location, navigate]);
+
+  // Public: an invited user sets a password before they can sign in.
+  const [onInvitation, invitationParams] = useRoute(INVITATION_ROUTE.path);
+  if (onInvitation && INVITATION_ROUTE.page) {
+    const InvitationScreen = INVITATION_ROUTE.page;
+    return (
+      <Suspense fallback={<PageLoading />}>
+        <InvitationScreen route={INVITATION_ROUTE} params={invitationParams} />
+      </Suspense>
+    );
+  }
 
   if (session.status === 'anonymous') return <LoginPage />;
   if (session.status === 'checking') {

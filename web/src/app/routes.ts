@@ -105,6 +105,10 @@ const UserListPage = lazy(() => import('../features/users/UserListPage.tsx').the
 const NewUsersPage = lazy(() => import('../features/users/NewUsersPage.tsx').then((m) => ({ default: m.NewUsersPage })));
 const UpdateUserPage = lazy(() => import('../features/users/UpdateUserPage.tsx').then((m) => ({ default: m.UpdateUserPage })));
 const LogoutPage = lazy(() => import('../features/session/LogoutPage.tsx').then((m) => ({ default: m.LogoutPage })));
+const InvitationPage = lazy(() => import('../features/invitations/InvitationPage.tsx').then((m) => ({ default: m.InvitationPage })));
+
+/** The invitation e-mail's link: shown signed in or not, since the link's token is the credential. */
+export const INVITATION_ROUTE: AppRoute = { path: '/invitation/:token', title: 'Set your password', gate: signedIn, page: InvitationPage };
 
 /** Spec 001 §2.1, in its order. The router renders these; the side menu links to some of them. */
 export const ROUTES: readonly AppRoute[] = [

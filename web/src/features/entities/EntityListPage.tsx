@@ -1,6 +1,41 @@
+import { Button } from '@primer/react';
+import { PlusIcon } from '@primer/octicons-react';
+import { useLocation } from 'wouter';
 import type { PageProps } from '../../app/routes.ts';
-import { NotAvailablePage } from '../../common/StatusPages.tsx';
+import { errorDetail } from '../../app/api.ts';
+import { Page, PageMessage } from '../../common/Page.tsx';
+import { DataList, type DataListColumn } from '../../common/DataList.tsx';
+import { useListEntitiesQuery, type Entity } from './entitiesApi.ts';
 
+const adminEmail = (e: Entity) => (e.admins.length > 0 ? [...e.admins].sort().join(', ') : 'No Users');
+
+const COLUMNS: DataListColumn<Entity>[] = [
+  { header: 'Name', cell: (e) => e.name, text: (e) => e.name },
+  { header: 'Admin Email', cell: adminEmail, text: adminEmail, width: 'minmax(12rem, 2fr)' },
+];
+
+/** Entities with their admins (spec 001 §2.6); a row opens the update screen. */
 export function EntityListPage({ route }: PageProps) {
-  return <NotAvailablePage title={route.title} />;
+  const [, navigate] = useLocation();
+  const { data, isLoading, error } = useListEntitiesQuery();
+  return (
+    <Page title={route.title}>
+      {error ? <PageMessage>{errorDetail(error) ?? 'Error loading entities'}</PageMessage> : null}
+      <DataList
+        title="Entities"
+        rows={data ?? []}
+        rowId={(e) => e.id}
+        columns={COLUMNS}
+        filterable
+        loading={isLoading}
+        empty="No entities yet"
+        onOpen={(e) => navigate(`/entitymanagement/update/${encodeURIComponent(e.id)}`)}
+        actions={
+          <Button variant="primary" leadingVisual={PlusIcon} onClick={() => navigate('/entitymanagement/new')}>
+            New
+          </Button>
+        }
+      />
+    </Page>
+  );
 }

@@ -1,6 +1,58 @@
+import { useState } from 'react';
+import { useLocation } from 'wouter';
 import type { PageProps } from '../../app/routes.ts';
-import { NotAvailablePage } from '../../common/StatusPages.tsx';
+import { errorDetail } from '../../app/api.ts';
+import { Page, PageLoading, PageMessage } from '../../common/Page.tsx';
+import { MessageDialog } from '../../common/MessageDialog.tsx';
+import { useSnackbar } from '../../common/Snackbar.tsx';
+import { UserForm } from './UserForm.tsx';
+import { validateUpdateUser } from './user-form.ts';
+import { useGetUserQuery, useUpdateUserMutation } from './usersApi.ts';
+import { useUserEvents } from './useUserEvents.ts';
 
-export function UpdateUserPage({ route }: PageProps) {
-  return <NotAvailablePage title={route.title} />;
+/** Role, e-mail and customer access of one user (spec 001 §2.7, §4, §5). */
+export function UpdateUserPage({ route, params }: PageProps) {
+  useUserEvents();
+  const id = params.id ?? '';
+  const [, navigate] = useLocation();
+  const { show } = useSnackbar();
+  const { data: user, isLoading, error } = useGetUserQuery(id);
+  const [update, { isLoading: saving }] = useUpdateUserMutation();
+  const [failure, setFailure] = useState<string | null>(null);
+
+  if (isLoading) return <PageLoading />;
+  if (!user) {
+    return (
+      <Page title={route.title}>
+        <PageMessage>{errorDetail(error) ?? 'User not found'}</PageMessage>
+      </Page>
+    );
+  }
+
+  return (
+    <Page title={route.title} subtitle={user.email}>
+      <UserForm
+        key={user.id}
+        mode="update"
+        initial={{ role: user.role ?? '', emails: user.email, customers: user.customers.map((c) => c.id) }}
+        validate={(v) => validateUpdateUser(v.role, v.emails, v.customers)}
+        busy={saving}
+        onCancel={() => navigate('/usermanagement')}
+        onSubmit={async (v) => {
+          const result = await update({ id: user.id, role: v.role, email: v.emails.trim().toLowerCase(), customers: v.customers });
+          if ('error' in result) {
+            setFailure(errorDetail(result.error) ?? 'Error updating user');
+            return;
+          }
+          show({ message: 'User updated with success', variant: 'success' });
+          navigate('/usermanagement');
+        }}
+      />
+      {failure ? (
+        <MessageDialog title="Error" onClose={() => setFailure(null)}>
+          {failure}
+        </MessageDialog>
+      ) : null}
+    </Page>
+  );
 }

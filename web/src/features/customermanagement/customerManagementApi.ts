@@ -1,0 +1,91 @@
+import { api } from '../../app/api.ts';
+import type { Customer } from '../customers/customersApi.ts';
+
+/** The three e-mail lists of a customer (spec 001 §3): access, support notifications, billing alerts. */
+export type MemberListName = 'users' | 'notify' | 'alert';
+
+/** A tier of the Tier Discount dashboard (spec 000 §3). */
+export interface DiscountTier {
+  threshold_spend: number;
+  percentage: number;
+}
+
+/** The editable customer fields sent by POST /v1/customers/ and PUT /v1/customers/{id}/. */
+export interface CustomerInput {
+  /** Derived from the name on create; ignored by the api on update. */
+  customer_id: string;
+  customer_name: string;
+  entity: string;
+  billing_account_id: string;
+  billing_currency: string;
+  billing_dashboard_type: string;
+  billing_dashboard_set_discount: number | null;
+  billing_dashboard_tier_discount: DiscountTier[];
+  support_request: boolean;
+  billing_viewer: boolean;
+  gcp_service_account: boolean;
+  service_account_email: string;
+  inventory: boolean;
+  system_health_dashboard: boolean;
+  grafana_external_link: string;
+  documentation: boolean;
+  drive_id: string;
+  workspace_license: boolean;
+  domain_name: string;
+  anomaly_detection: boolean;
+  minimum_anomaly_threshold: number;
+  minimum_value_toggled_anomaly: number;
+  business_units: string[];
+  products: string[];
+  env: string[];
+  owner_values: string[];
+  project_provisioning: unknown[];
+}
+
+export interface GcpProject {
+  project_id: string;
+  project_name: string;
+}
+
+const LIST = { type: 'Customer' as const, id: 'LIST' };
+
+export const customerManagementApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    listCustomers: build.query<Customer[], void>({
+      query: () => '/v1/customers/',
+      providesTags: (result) => [LIST, ...(result ?? []).map((c) => ({ type: 'Customer' as const, id: c.customer_id }))],
+    }),
+    createCustomer: build.mutation<Customer, CustomerInput>({
+      query: (body) => ({ url: '/v1/customers/', method: 'POST', body }),
+      invalidatesTags: [LIST, { type: 'Session' }],
+    }),
+    updateCustomer: build.mutation<Customer, CustomerInput>({
+      query: (body) => ({ url: `/v1/customers/${encodeURIComponent(body.customer_id)}/`, method: 'PUT', body }),
+      invalidatesTags: (_r, _e, { customer_id }) => [LIST, { type: 'Customer', id: customer_id }],
+    }),
+    changeCustomerMembers: build.mutation<Customer, { id: string; list: MemberListName; action: 'add' | 'remove'; users: string[] }>({
+      query: ({ id, list, action, users }) => ({
+        url: `/v1/customers/${encodeURIComponent(id)}/lists/${list}/`,
+        method: action === 'add' ? 'POST' : 'DELETE',
+        body: { users },
+      }),
+      invalidatesTags: (_r, _e, { id }) => [LIST, { type: 'Customer', id }, { type: 'User', id: 'LIST' }],
+    }),
+    getServiceAccess: build.query<{ service_account_email: string; projects: GcpProject[] }, string>({
+      query: (id) => `/v1/customers/${encodeURIComponent(id)}/service/access/`,
+      providesTags: (_r, _e, id) => [{ type: 'Customer', id: `${id}/access` }],
+    }),
+    generateServiceScript: build.mutation<{ script: string }, { customer_id: string; action: 'grant' | 'revoke'; project_ids: string[] }>({
+      query: (body) => ({ url: `/v1/customers/${encodeURIComponent(body.customer_id)}/service/script/`, method: 'POST', body }),
+    }),
+  }),
+});
+
+export const {
+  useListCustomersQuery,
+  useCreateCustomerMutation,
+  useUpdateCustomerMutation,
+  useChangeCustomerMembersMutation,
+  useGetServiceAccessQuery,
+  useGenerateServiceScriptMutation,
+} = customerManagementApi;

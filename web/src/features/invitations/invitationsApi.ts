@@ -1,0 +1,15 @@
+import { api } from '../../app/api.ts';
+
+/** The invitation link's token is the credential: these calls need no sign-in. */
+export const invitationsApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getInvitation: build.query<{ email: string }, string>({
+      query: (token) => `/v1/invitations/${encodeURIComponent(token)}`,
+    }),
+    acceptInvitation: build.mutation<{ email: string }, { token: string; password: string }>({
+      query: ({ token, password }) => ({ url: `/v1/invitations/${encodeURIComponent(token)}`, method: 'POST', body: { password } }),
+    }),
+  }),
+});
+
+export const { useGetInvitationQuery, useAcceptInvitationMutation } = invitationsApi;

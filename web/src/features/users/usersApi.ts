@@ -1,0 +1,76 @@
+import type { Role } from '@cc/shared/permissions.ts';
+import { api } from '../../app/api.ts';
+
+/** A customer a user may access; entity_name null reads 'No Entity' (spec 001 §2.7). */
+export interface UserCustomer {
+  id: string;
+  name: string;
+  entity: string | null;
+  entity_name: string | null;
+}
+
+/** A row of the user list (spec 001 §2.7, api/src/schemas/admin.ts AdminUser). */
+export interface AdminUser {
+  id: string;
+  email: string;
+  /** null: no user entry → 'user not found'. */
+  role: Role | null;
+  email_verified: boolean;
+  invitation_pending: boolean;
+  /** Entity names of the user's customers, 'No Entity' for a customer without one. */
+  entities: string[];
+  customers: UserCustomer[];
+}
+
+export interface UserPage {
+  users: AdminUser[];
+  total: number;
+  page: number;
+  page_size: number;
+}
+
+export interface UserListArgs {
+  page?: number;
+  page_size?: number;
+  q?: string;
+}
+
+/** Spec 001 §9: the user table shows 100 rows a page. */
+export const USER_PAGE_SIZE = 100;
+/** The api's largest page: pick lists load every user in one call up to this many. */
+export const ALL_USERS_PAGE_SIZE = 500;
+
+const LIST = { type: 'User' as const, id: 'LIST' };
+
+export const usersApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    listUsers: build.query<UserPage, UserListArgs>({
+      query: ({ page = 0, page_size = USER_PAGE_SIZE, q }) => ({ url: '/v1/users/', params: { page, page_size, ...(q ? { q } : {}) } }),
+      providesTags: (result) => [LIST, ...(result?.users ?? []).map((u) => ({ type: 'User' as const, id: u.id }))],
+    }),
+    getUser: build.query<AdminUser, string>({
+      query: (id) => `/v1/users/${encodeURIComponent(id)}/`,
+      providesTags: (_r, _e, id) => [{ type: 'User', id }],
+    }),
+    inviteUsers: build.mutation<{ invited: AdminUser[] }, { emails: string; role: Role; customers: string[] }>({
+      query: (body) => ({ url: '/v1/users/', method: 'POST', body }),
+      invalidatesTags: [LIST, 'Customer', { type: 'Entity', id: 'LIST' }],
+    }),
+    updateUser: build.mutation<AdminUser, { id: string; email: string; role: Role; customers: string[] }>({
+      query: ({ id, ...body }) => ({ url: `/v1/users/${encodeURIComponent(id)}/`, method: 'PUT', body }),
+      invalidatesTags: (_r, _e, { id }) => [LIST, { type: 'User', id }, 'Customer', 'Entity'],
+    }),
+    deleteUsers: build.mutation<{ deleted: number }, string[]>({
+      query: (users) => ({ url: '/v1/users/', method: 'DELETE', body: { users } }),
+      invalidatesTags: [LIST, 'Customer', 'Entity'],
+    }),
+  }),
+});
+
+export const { useListUsersQuery, useGetUserQuery, useInviteUsersMutation, useUpdateUserMutation, useDeleteUsersMutation } = usersApi;
+
+/** Every user's e-mail, for the add-user pick lists. */
+export function useAllUserIds(): string[] {
+  const { data } = useListUsersQuery({ page: 0, page_size: ALL_USERS_PAGE_SIZE });
+  return (data?.users ?? []).filter((u) => u.role !== null).map((u) => u.id);
+}
