@@ -9,7 +9,10 @@ import { anomalyDetectHandler } from './jobs/anomaly-detect.ts';
 import { alertEvaluateHandler } from './jobs/alert-evaluate.ts';
 import { ticketSyncHandler } from './jobs/ticket-sync.ts';
 import type { BillingSourceDeps } from './adapters/billing/index.ts';
+import type { TicketSystem } from '@cc/shared/ports/ticket-system.ts';
+import type { AttachmentStore } from '@cc/shared/ports/attachment-store.ts';
 import type { Enqueue } from './worker-host.ts';
+import type { BillingCache } from './billing/cache.ts';
 
 export interface WorkerDeps {
   pool: Pool;
@@ -17,10 +20,16 @@ export interface WorkerDeps {
   mailDomain: string;
   /** Billing sources beyond the local ones (the real BigQuery export, when configured). */
   billingSources?: BillingSourceDeps;
+  /** Invalidates cached chart answers of a billing account after its ingest (billing/cache.ts). */
+  billingCache?: Pick<BillingCache, 'invalidate'>;
   /** Enqueues follow-up jobs (e.g. notify e-mails from anomaly detection and alerts); see createProducer. */
   enqueue?: Enqueue;
   /** PUBLIC_URL: the address links in e-mails point at. */
   publicUrl?: string;
+  /** Ticket system of record (Jira Cloud or local; default: the local one). */
+  ticketSystem?: TicketSystem;
+  /** Where ticket attachment bytes are read from (default: var/attachments). */
+  attachmentStore?: AttachmentStore;
 }
 
 export type Handler = (job: Job) => Promise<unknown>;

@@ -6,6 +6,8 @@ import { buildHandlers } from './handlers.ts';
 import { createProducer, startWorkers } from './worker-host.ts';
 import { smtpMailer } from './mail/smtp-mailer.ts';
 import { startLocalSmtpServer } from './mail/local-smtp-server.ts';
+import { billingCache as createBillingCache } from './billing/cache.ts';
+import { billingSourcesFromConfig } from './billing/sources-from-config.ts';
 
 let config: Config;
 try {
@@ -28,12 +30,21 @@ const smtpUrl = localSmtp ? `smtp://127.0.0.1:${localSmtp.port}` : config.SMTP_U
 const mailer = smtpMailer(smtpUrl, config.MAIL_FROM);
 const mailDomain = new URL(config.PUBLIC_URL).hostname;
 const producer = createProducer(config.REDIS_URL, config.QUEUE_PREFIX);
+const billingCache = createBillingCache(config.REDIS_URL, config.QUEUE_PREFIX);
 
 const host = await startWorkers({
   redisUrl: config.REDIS_URL,
   prefix: config.QUEUE_PREFIX,
   queues,
-  handlers: buildHandlers({ pool, mailer, mailDomain, enqueue: producer.enqueue, publicUrl: config.PUBLIC_URL }),
+  handlers: buildHandlers({
+    pool,
+    mailer,
+    mailDomain,
+    enqueue: producer.enqueue,
+    publicUrl: config.PUBLIC_URL,
+    billingCache,
+    billingSources: billingSourcesFromConfig(config),
+  }),
   installSchedules: true,
   log,
 });
@@ -56,6 +67,7 @@ const shutdown = async (signal: string) => {
   log('info', 'shutting down: finishing active jobs', { signal });
   await host.close();
   await producer.close();
+  await billingCache.close();
   metricsServer.close();
   await mailer.close();
   await localSmtp?.close();

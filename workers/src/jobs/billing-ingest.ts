@@ -2,11 +2,17 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import type { Pool } from '@cc/shared/db/pool.ts';
 import type { QueuePayload } from '@cc/shared/queues.ts';
 import type { BillingSourceDeps } from '../adapters/billing/index.ts';
+import type { BillingCache } from '../billing/cache.ts';
+import type { Enqueue } from '../worker-host.ts';
 import { ingestCommand, BadIngestCommand, IngestRejected, type IngestProgress } from '../billing/ingest.ts';
 
 export interface BillingIngestDeps {
   pool: Pool;
   billingSources?: BillingSourceDeps;
+  /** Invalidates the api's cached chart answers of the account once its data changed. */
+  billingCache?: Pick<BillingCache, 'invalidate'>;
+  /** Enqueues the follow-up anomaly detection and alert evaluation. */
+  enqueue?: Enqueue;
 }
 
 /** Reading is 0–90 % of a job, replacing the slices and rollups the last 10 %. */
@@ -26,13 +32,19 @@ export function billingIngestHandler(deps: BillingIngestDeps) {
     const cmd = job.data;
     try {
       let last = -1;
-      return await ingestCommand(deps.pool, cmd, {
+      const summary = await ingestCommand(deps.pool, cmd, {
         sources: deps.billingSources,
         onProgress: async (p) => {
           const pct = progressPercent(p);
           if (pct !== last) await job.updateProgress((last = pct));
         },
       });
+      // The data is committed: cached charts of the account are stale now, and anomalies and alert quotas must be
+      // judged on the new figures. A failure here retries the job, and the re-ingest replaces the same slices.
+      await deps.billingCache?.invalidate(cmd.billing_account_id);
+      await deps.enqueue?.('anomaly-detect', { customer_id: cmd.customer_id });
+      await deps.enqueue?.('alert-evaluate', { customer_id: cmd.customer_id, billing_account_id: cmd.billing_account_id });
+      return summary;
     } catch (err) {
       if (err instanceof BadIngestCommand) throw new UnrecoverableError(err.message);
       if (err instanceof IngestRejected) {

@@ -1,5 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import settings from './settings.ts';
+import charts from './charts.ts';
+import exportsRoutes from './exports.ts';
+import ingest from './ingest.ts';
 
-/** Billing settings, charts and exports (spec 000 §7 Billing); admin ingest enqueue. */
-const routes: FastifyPluginAsyncTypebox = async () => {};
+/** Billing settings, charts and exports (spec 000 §7 Billing); admin ingest enqueue. Shapes: api/src/schemas/billing.ts. */
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  await app.register(settings);
+  await app.register(charts);
+  await app.register(exportsRoutes);
+  await app.register(ingest);
+};
 export default routes;

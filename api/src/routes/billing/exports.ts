@@ -1,0 +1,54 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { withErrors } from '../../schemas/common.ts';
+import { ChartQuery, CustomerParams, ExportAnswer, ProjectLabelBody, ServicesBody } from '../../schemas/billing.ts';
+import { accountContext, chartSettings } from './context.ts';
+import { projectLabelExport, serviceExport } from './answer.ts';
+import { labelOf } from './charts.ts';
+
+/**
+ * The two exports of spec 000 §7 (export_* needed; customerViewer lacks it). Resource-label grouping has no export.
+ * Rows are the chart's detail, unfolded (every project and service / label value), exact to 2 decimals.
+ */
+const exportsRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/v2/billing/details/chart/:customer/export',
+    {
+      config: { permission: 'export_read', tenant: { params: 'customer' } },
+      schema: {
+        tags: ['billing'],
+        summary: 'Export of the Project with Service detail',
+        params: CustomerParams,
+        querystring: ChartQuery,
+        body: ServicesBody,
+        response: withErrors({ 200: ExportAnswer }),
+      },
+    },
+    async (req) => {
+      const settings = chartSettings(req.query, { defaultProvider: 'gcp' });
+      const ctx = await accountContext(app, req, req.query.billing_account_id);
+      return serviceExport(app.pg, ctx, settings, { services: req.body.services, projects: req.body.projects });
+    },
+  );
+
+  app.post(
+    '/v2/billing/project/labels/details/chart/:customer/export',
+    {
+      config: { permission: 'export_read', tenant: { params: 'customer' } },
+      schema: {
+        tags: ['billing'],
+        summary: 'Export of the Project Labels with Project detail',
+        params: CustomerParams,
+        querystring: ChartQuery,
+        body: ProjectLabelBody,
+        response: withErrors({ 200: ExportAnswer }),
+      },
+    },
+    async (req) => {
+      const label = labelOf('project_label_details', req.body);
+      const settings = chartSettings(req.query, { defaultProvider: 'all' });
+      const ctx = await accountContext(app, req, req.query.billing_account_id);
+      return projectLabelExport(app.pg, ctx, settings, { label, projects: req.body.projects });
+    },
+  );
+};
+export default exportsRoutes;

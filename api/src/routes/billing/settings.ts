@@ -1,0 +1,41 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { withErrors } from '../../schemas/common.ts';
+import { BillingSettings, CustomerParams, SettingsQuery } from '../../schemas/billing.ts';
+import { billingOptions } from '@cc/shared/db/billing-query.ts';
+import { accountContext, parseProvider } from './context.ts';
+
+const settings: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/v2/billing/settings/:customer',
+    {
+      config: { permission: 'billing_read', tenant: { params: 'customer' } },
+      schema: {
+        tags: ['billing'],
+        summary: 'Choices of the billing settings drawer for one billing account',
+        params: CustomerParams,
+        querystring: SettingsQuery,
+        response: withErrors({ 200: BillingSettings }),
+      },
+    },
+    async (req) => {
+      const provider = parseProvider(req.query.provider, 'all');
+      const ctx = await accountContext(app, req, req.query.billing_account_id);
+      const options = await billingOptions(app.pg, {
+        customerId: ctx.customerId,
+        billingAccountId: ctx.billingAccountId,
+        provider: provider === 'all' || ctx.viewer ? null : provider,
+        viewer: ctx.viewer,
+      });
+      // A viewer has only the project-label view: no services or resource labels to choose from.
+      const viewer = ctx.viewer !== null;
+      return {
+        ...options,
+        services: viewer ? [] : options.services,
+        resource_labels: viewer ? {} : options.resource_labels,
+        currency: ctx.customer.billing_currency,
+        billing_dashboard_type: ctx.customer.billing_dashboard_type,
+      };
+    },
+  );
+};
+export default settings;

@@ -1,0 +1,61 @@
+/**
+ * Exact money arithmetic on decimal strings for the few sums the api does after PostgreSQL (folding series into
+ * 'Others', discounts, forecasts): BigInt in units of 10^-12, the money scale of the numeric(24,12) columns.
+ * No float ever holds an amount; `toNumber` exists only for chart plotting.
+ */
+import { MONEY_SCALE, normaliseDecimal } from '../decimal.ts';
+
+export type Units = bigint;
+const ONE = 10n ** BigInt(MONEY_SCALE);
+
+/** Parses a decimal string (as PostgreSQL prints numeric) into units; throws on anything else or on excess decimals. */
+export function toUnits(s: string): Units {
+  const n = normaliseDecimal(s);
+  if (n === null) throw new Error(`not a decimal: '${s}'`);
+  const neg = n.startsWith('-');
+  const [int, frac = ''] = n.replace('-', '').split('.');
+  if (frac.length > MONEY_SCALE) throw new Error(`more than ${MONEY_SCALE} decimals: '${s}'`);
+  const v = BigInt(int) * ONE + BigInt(frac.padEnd(MONEY_SCALE, '0'));
+  return neg ? -v : v;
+}
+
+/** Divides rounding half away from zero. */
+export function divRound(a: bigint, b: bigint): bigint {
+  if (b === 0n) throw new Error('division by zero');
+  const neg = a < 0n !== b < 0n;
+  const [x, y] = [a < 0n ? -a : a, b < 0n ? -b : b];
+  const q = (x * 2n + y) / (y * 2n);
+  return neg ? -q : q;
+}
+
+/** Units rounded half away from zero to `places` decimals, written as a plain decimal string ("-3.07"). */
+export function formatUnits(v: Units, places = 2): string {
+  const step = 10n ** BigInt(MONEY_SCALE - places);
+  const r = divRound(v, step);
+  const neg = r < 0n;
+  const a = neg ? -r : r;
+  const p = 10n ** BigInt(places);
+  const int = (a / p).toString();
+  const s = places > 0 ? `${int}.${(a % p).toString().padStart(places, '0')}` : int;
+  return neg ? `-${s}` : s;
+}
+
+/** Full-precision string (trailing zeros dropped), for values that are not money rounded for display. */
+export function unitsToDecimal(v: Units): string {
+  return normaliseDecimal(formatUnits(v, MONEY_SCALE)) ?? '0';
+}
+
+export const sumUnits = (vs: Iterable<Units>): Units => {
+  let s = 0n;
+  for (const v of vs) s += v;
+  return s;
+};
+
+/** v × percent / 100, exact to the money scale (rounded half away from zero at 10^-12). */
+export function percentOf(v: Units, percent: string): Units {
+  const p = toUnits(percent);
+  return divRound(v * p, 100n * ONE);
+}
+
+/** For plotting only. */
+export const toNumber = (v: Units): number => Number(formatUnits(v, 6));

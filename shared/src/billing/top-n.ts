@@ -1,0 +1,76 @@
+/**
+ * Top N (spec 000 §9: 5, 10, 15, All = 0; default 10): the N series with the largest spend over the period keep
+ * their own colour, the rest are folded into one 'Others' series, so every bar still adds up to its total.
+ */
+import type { Units } from './money.ts';
+
+export const TOP_N_OPTIONS = [0, 5, 10, 15] as const;
+export const DEFAULT_TOP_N = 10;
+export const OTHERS = 'Others';
+
+/** Series colours in rank order; 'Others' has none and is drawn with the chart's grey fallback. */
+export const PALETTE = [
+  '#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#17becf',
+  '#bcbd22', '#393b79', '#637939', '#8c6d31', '#843c39', '#7b4173', '#3182bd',
+];
+
+export interface Cell {
+  bucket: string;
+  key: string;
+  amount: Units;
+}
+
+export interface Folded {
+  /** Kept series by descending total, then 'Others' when anything was folded. */
+  keys: string[];
+  totals: Map<string, Units>;
+  /** bucket -> key -> amount (kept keys and 'Others'). */
+  byBucket: Map<string, Map<string, Units>>;
+  /** Original key -> the key it is drawn under. */
+  drawnAs: (key: string) => string;
+}
+
+export function parseTopN(raw: string | undefined): number | null {
+  if (raw === undefined || raw === '') return DEFAULT_TOP_N;
+  const n = Number(raw);
+  return (TOP_N_OPTIONS as readonly number[]).includes(n) && /^\d+$/.test(raw) ? n : null;
+}
+
+/** Ranks series by total (largest first, ties by name) and folds all but the first `top` (0 = keep all) into 'Others'. */
+export function foldTopN(cells: Iterable<Cell>, top: number): Folded {
+  const rawTotals = new Map<string, Units>();
+  const list = [...cells];
+  for (const c of list) rawTotals.set(c.key, (rawTotals.get(c.key) ?? 0n) + c.amount);
+  const ranked = [...rawTotals.entries()]
+    .sort(([ka, a], [kb, b]) => (a === b ? (ka < kb ? -1 : ka > kb ? 1 : 0) : a > b ? -1 : 1))
+    .map(([k]) => k);
+  const kept = new Set(top > 0 ? ranked.slice(0, top) : ranked);
+  const drawnAs = (key: string) => (kept.has(key) ? key : OTHERS);
+  const totals = new Map<string, Units>();
+  const byBucket = new Map<string, Map<string, Units>>();
+  for (const c of list) {
+    const k = drawnAs(c.key);
+    totals.set(k, (totals.get(k) ?? 0n) + c.amount);
+    let row = byBucket.get(c.bucket);
+    if (!row) byBucket.set(c.bucket, (row = new Map()));
+    row.set(k, (row.get(k) ?? 0n) + c.amount);
+  }
+  const keys = ranked.filter((k) => kept.has(k));
+  // A real series literally named 'Others' and the folded rest share one key.
+  if (totals.has(OTHERS) && !keys.includes(OTHERS)) keys.push(OTHERS);
+  else if (keys.includes(OTHERS) && ranked.some((k) => !kept.has(k))) {
+    keys.splice(keys.indexOf(OTHERS), 1);
+    keys.push(OTHERS);
+  }
+  return { keys, totals, byBucket, drawnAs };
+}
+
+export function colorsFor(keys: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  let i = 0;
+  for (const k of keys) {
+    if (k === OTHERS) continue;
+    out[k] = PALETTE[i++ % PALETTE.length];
+  }
+  return out;
+}

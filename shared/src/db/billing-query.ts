@@ -1,0 +1,157 @@
+/**
+ * Billing read repository: what the dashboard's settings, charts and exports read from the daily rollups
+ * (cost_daily, cost_daily_label). Every query is keyed on customer AND billing account; money is summed in SQL and
+ * returned as numeric text.
+ */
+import { readFileSync } from 'node:fs';
+import type { Queryable } from './pool.ts';
+import { normaliseDecimal } from '../decimal.ts';
+
+const sql = (name: string) => readFileSync(new URL(`./sql/${name}.sql`, import.meta.url), 'utf8');
+const SERVICE_CELLS_SQL = sql('billing-service-cells');
+const LABEL_CELLS_SQL = sql('billing-label-cells');
+const DAILY_TOTALS_SQL = sql('billing-daily-totals');
+
+export interface LabelFilter {
+  label_key: string;
+  label_value: string;
+}
+
+export interface SpendFilter {
+  customerId: string;
+  billingAccountId: string;
+  /** null = every provider ('all'). */
+  provider: string | null;
+  /** Empty = all services (only the service views filter on them). */
+  services: string[];
+  /** Empty = all projects. */
+  projects: string[];
+  /** customerViewer: only (day, project) whose project labels match one of these; null = unrestricted. */
+  viewer: LabelFilter[] | null;
+}
+
+export interface CustomerBilling {
+  billing_account_ids: string[];
+  billing_currency: string;
+  billing_dashboard_type: string;
+  billing_dashboard_set_discount: string | null;
+  /** Tier rows as exact decimal text (read from the jsonb as written). */
+  tiers: { threshold_spend: string; percentage: string }[];
+}
+
+export async function findCustomerBillingSettings(db: Queryable, customerId: string): Promise<CustomerBilling | null> {
+  const { rows } = await db.query<CustomerBilling>(
+    `SELECT billing_account_ids, billing_currency, billing_dashboard_type,
+       billing_dashboard_set_discount::text AS billing_dashboard_set_discount,
+       coalesce((SELECT jsonb_agg(jsonb_build_object('threshold_spend', t->>'threshold_spend', 'percentage', t->>'percentage'))
+                 FROM jsonb_array_elements(billing_dashboard_tier_discount) t
+                 WHERE t->>'threshold_spend' IS NOT NULL AND t->>'percentage' IS NOT NULL), '[]') AS tiers
+     FROM customer WHERE customer_id = $1`,
+    [customerId],
+  );
+  const c = rows[0];
+  if (!c) return null;
+  // numeric(9,4) prints '5.0000'; the answer shows the percentage as entered ('5').
+  const pct = c.billing_dashboard_set_discount === null ? null : normaliseDecimal(c.billing_dashboard_set_discount);
+  return { ...c, billing_dashboard_set_discount: pct };
+}
+
+/** The viewer filters of one user on one customer, read at request time so a change applies at once. */
+export async function viewerFilters(db: Queryable, customerId: string, userId: string): Promise<LabelFilter[]> {
+  const { rows } = await db.query<LabelFilter>(
+    'SELECT label_key, label_value FROM viewer_filter WHERE customer_id = $1 AND user_id = $2 ORDER BY label_key, label_value',
+    [customerId, userId],
+  );
+  return rows;
+}
+
+const common = (f: SpendFilter, from: string, to: string) => [
+  f.customerId,
+  f.billingAccountId,
+  from,
+  to,
+  f.provider,
+  f.projects,
+  f.viewer === null ? null : JSON.stringify(f.viewer),
+];
+
+export interface ServiceCell {
+  bucket: string;
+  project_id: string;
+  project_name: string;
+  service: string;
+  cost: string;
+  credits: string;
+  spend: string;
+}
+
+export async function serviceCells(db: Queryable, f: SpendFilter, range: { from: string; to: string; granularity: 'day' | 'month' }): Promise<ServiceCell[]> {
+  const { rows } = await db.query<ServiceCell>(SERVICE_CELLS_SQL, [...common(f, range.from, range.to), range.granularity, f.services]);
+  return rows;
+}
+
+export interface LabelCell {
+  bucket: string;
+  project_id: string;
+  project_name: string;
+  /** null: the project's spend without this label key. */
+  label_value: string | null;
+  spend: string;
+}
+
+export async function labelCells(
+  db: Queryable,
+  f: SpendFilter,
+  range: { from: string; to: string; granularity: 'day' | 'month' },
+  label: { kind: 'project' | 'resource'; key: string },
+): Promise<LabelCell[]> {
+  const { rows } = await db.query<LabelCell>(LABEL_CELLS_SQL, [...common(f, range.from, range.to), range.granularity, label.kind, label.key]);
+  return rows;
+}
+
+/** Spend per day (days without spend are absent). */
+export async function dailyTotals(db: Queryable, f: SpendFilter, from: string, to: string): Promise<{ day: string; spend: string }[]> {
+  const { rows } = await db.query<{ day: string; spend: string }>(DAILY_TOTALS_SQL, [...common(f, from, to), f.services]);
+  return rows;
+}
+
+export interface BillingOptions {
+  providers: string[];
+  services: string[];
+  project_labels: Record<string, string[]>;
+  resource_labels: Record<string, string[]>;
+}
+
+/**
+ * Choices of the settings drawer for one account: providers present, services (of `provider`, null = all) and
+ * label keys with their non-empty values. A viewer's answer is limited to the projects their filters match.
+ */
+export async function billingOptions(db: Queryable, f: Pick<SpendFilter, 'customerId' | 'billingAccountId' | 'provider' | 'viewer'>): Promise<BillingOptions> {
+  const viewer = f.viewer === null ? null : JSON.stringify(f.viewer);
+  const allowed = `($3::jsonb IS NULL OR (x.usage_date, x.project_id) IN (
+      SELECT v.usage_date, v.project_id FROM cost_daily_label v
+      JOIN jsonb_to_recordset(coalesce($3::jsonb, '[]')) AS fl(label_key text, label_value text)
+        ON v.label_key = fl.label_key AND v.label_value = fl.label_value
+      WHERE v.customer_id = $1 AND v.billing_account_id = $2 AND v.label_kind = 'project'))`;
+  const providers = await db.query<{ provider: string }>(
+    `SELECT DISTINCT provider FROM cost_daily x WHERE customer_id = $1 AND billing_account_id = $2 AND ${allowed} ORDER BY provider`,
+    [f.customerId, f.billingAccountId, viewer],
+  );
+  const services = await db.query<{ service: string }>(
+    `SELECT DISTINCT service FROM cost_daily x
+     WHERE customer_id = $1 AND billing_account_id = $2 AND ($4::text IS NULL OR provider = $4) AND service <> '' AND ${allowed}
+     ORDER BY service`,
+    [f.customerId, f.billingAccountId, viewer, f.provider],
+  );
+  const labels = await db.query<{ label_kind: 'project' | 'resource'; label_key: string; label_values: string[] }>(
+    `SELECT label_kind, label_key, coalesce(array_agg(DISTINCT label_value ORDER BY label_value) FILTER (WHERE label_value <> ''), '{}') AS label_values
+     FROM cost_daily_label x
+     WHERE customer_id = $1 AND billing_account_id = $2 AND ($4::text IS NULL OR provider = $4) AND ${allowed}
+     GROUP BY label_kind, label_key ORDER BY label_kind, label_key`,
+    [f.customerId, f.billingAccountId, viewer, f.provider],
+  );
+  const project_labels: Record<string, string[]> = {};
+  const resource_labels: Record<string, string[]> = {};
+  for (const r of labels.rows) (r.label_kind === 'project' ? project_labels : resource_labels)[r.label_key] = r.label_values;
+  return { providers: providers.rows.map((r) => r.provider), services: services.rows.map((r) => r.service), project_labels, resource_labels };
+}
