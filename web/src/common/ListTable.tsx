@@ -1,5 +1,5 @@
 import { useId, useMemo, useState, type ReactNode } from 'react';
-import { ActionList, ActionMenu, Checkbox, FormControl, Select, TextInput } from '@primer/react';
+import { ActionList, ActionMenu, Checkbox, Heading, Select, TextInput } from '@primer/react';
 import { DataTable, Table, type Column } from '@primer/react/experimental';
 import { ColumnsIcon, SearchIcon } from '@primer/octicons-react';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES, filterRows, pageOf, sortRows, type SortDirection, type SortValue } from './list-table.ts';
@@ -96,16 +96,18 @@ export function ListTable<Row>({
   if (selection) tableColumns.unshift(selectionColumn(selection, data, rowLabel));
 
   return (
-    <Table.Container className={styles.container}>
-      <Table.Title as="h2" id={titleId}>
-        {title}
-      </Table.Title>
-      {subtitle ? (
-        <Table.Subtitle as="p" id={subtitleId}>
-          {subtitle}
-        </Table.Subtitle>
-      ) : null}
-      <Table.Actions>
+    <section className={styles.container} aria-labelledby={titleId}>
+      <div className={styles.header}>
+        <div>
+          <Heading as="h2" id={titleId} className={styles.title}>
+            {title}
+          </Heading>
+          {subtitle ? (
+            <p id={subtitleId} className={styles.subtitle}>
+              {subtitle}
+            </p>
+          ) : null}
+        </div>
         <div className={styles.toolbar}>
           <TextInput
             aria-label="Filter"
@@ -120,7 +122,7 @@ export function ListTable<Row>({
           <ColumnChooser columns={columns} hidden={hidden} onChange={setHidden} />
           {actions}
         </div>
-      </Table.Actions>
+      </div>
       {loading ? (
         <Table.Skeleton aria-labelledby={titleId} columns={tableColumns} rows={3} />
       ) : (
@@ -150,7 +152,7 @@ export function ListTable<Row>({
           onPage={setPageIndex}
         />
       ) : null}
-    </Table.Container>
+    </section>
   );
 }
 
@@ -250,16 +252,6 @@ function Paging({
   const sizeId = useId();
   return (
     <div className={styles.paging}>
-      <FormControl id={sizeId} layout="horizontal">
-        <FormControl.Label>Rows per page</FormControl.Label>
-        <Select value={String(pageSize)} onChange={(e) => onPageSize(Number(e.target.value))}>
-          {PAGE_SIZES.map((n) => (
-            <Select.Option key={n} value={String(n)}>
-              {n}
-            </Select.Option>
-          ))}
-        </Select>
-      </FormControl>
       {total > 0 ? (
         <Table.Pagination
           aria-label="Pagination"
@@ -271,6 +263,16 @@ function Paging({
       ) : (
         <p className={styles.count}>0 rows</p>
       )}
+      <div className={styles.pageSize}>
+        <label htmlFor={sizeId}>Rows per page</label>
+        <Select id={sizeId} value={String(pageSize)} onChange={(e) => onPageSize(Number(e.target.value))}>
+          {PAGE_SIZES.map((n) => (
+            <Select.Option key={n} value={String(n)}>
+              {n}
+            </Select.Option>
+          ))}
+        </Select>
+      </div>
     </div>
   );
 }

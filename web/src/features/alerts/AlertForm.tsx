@@ -95,6 +95,7 @@ export function AlertForm({ customer, billingAccountId }: { customer: Customer; 
         <FormControl required id={FIELD_IDS.group_by}>
           <FormControl.Label>Group By</FormControl.Label>
           <Select
+            block
             value={values.group_by}
             placeholder="Select"
             validationStatus={errors.group_by ? 'error' : undefined}
@@ -111,6 +112,7 @@ export function AlertForm({ customer, billingAccountId }: { customer: Customer; 
         <FormControl required={withLabels} disabled={!withLabels} id={FIELD_IDS.label_key}>
           <FormControl.Label>Label Key</FormControl.Label>
           <Select
+            block
             value={withLabels ? values.label_key : ''}
             placeholder={withLabels ? (settings.isFetching && !settings.currentData ? 'Loading…' : 'Select') : ' '}
             validationStatus={errors.label_key ? 'error' : undefined}
@@ -132,6 +134,7 @@ export function AlertForm({ customer, billingAccountId }: { customer: Customer; 
         <FormControl required={withLabels} disabled={!withLabels || !values.label_key} id={FIELD_IDS.label_value}>
           <FormControl.Label>Label Value</FormControl.Label>
           <Select
+            block
             value={withLabels ? values.label_value : ''}
             placeholder={withLabels ? 'Select' : ' '}
             validationStatus={errors.label_value ? 'error' : undefined}
@@ -148,6 +151,7 @@ export function AlertForm({ customer, billingAccountId }: { customer: Customer; 
         <FormControl required id={FIELD_IDS.quota}>
           <FormControl.Label>Quota</FormControl.Label>
           <TextInput
+            block
             inputMode="decimal"
             autoComplete="off"
             value={values.quota}

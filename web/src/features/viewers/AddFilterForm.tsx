@@ -68,6 +68,7 @@ export function AddFilterForm({ customerId, billingAccountId, viewers }: { custo
         <FormControl id="viewer-label-key">
           <FormControl.Label>Project Label Key</FormControl.Label>
           <Select
+            block
             value={labelKey}
             placeholder={settings.isFetching && !settings.currentData ? 'Loading…' : 'Select'}
             onChange={(e) => {
@@ -86,7 +87,7 @@ export function AddFilterForm({ customerId, billingAccountId, viewers }: { custo
         </FormControl>
         <FormControl id="viewer-label-value" disabled={!labelKey}>
           <FormControl.Label>Label Value</FormControl.Label>
-          <Select value={labelValue} placeholder="Select" onChange={(e) => setLabelValue(e.target.value)}>
+          <Select block value={labelValue} placeholder="Select" onChange={(e) => setLabelValue(e.target.value)}>
             {(labels[labelKey] ?? []).map((value) => (
               <Select.Option key={value} value={value}>
                 {value}
