@@ -1,5 +1,88 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { countAlertsOfCustomer, createAlert, deleteAlerts, listAlertNotices, listAlerts } from '@cc/shared/db/alerts.ts';
+import { withTransaction } from '@cc/shared/db/pool.ts';
+import { findCustomerInsightSettings } from '@cc/shared/db/anomalies.ts';
+import { MESSAGES } from '@cc/shared/constants.ts';
+import { Alert, AlertCreateBody, AlertDeleteAnswer, AlertDeleteBody, AlertList, AlertNoticeList, AlertParams } from '../../schemas/insights.ts';
+import { withErrors } from '../../schemas/common.ts';
+import { errors } from '../../errors.ts';
+import { parseAlert } from './validate.ts';
 
-/** Billing alerts (spec 001 §7/§8 Alerts). */
-const routes: FastifyPluginAsyncTypebox = async () => {};
-export default routes;
+/** Notices listed per request; a customer with a dozen alerts reaches it after years. */
+const NOTICE_PAGE = 500;
+
+/**
+ * Billing alerts (spec 001 §2.8, §7 Alerts): month-to-date spend quotas on the customer's first billing account,
+ * and the notices e-mailed when one was first exceeded in a month.
+ */
+const alerts: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/v1/alerts/:customer/',
+    {
+      config: { permission: 'alerts_read', tenant: { params: 'customer' } },
+      schema: { tags: ['alerts'], summary: 'The customer’s billing alerts', params: AlertParams, response: withErrors({ 200: AlertList }) },
+    },
+    async (req) => listAlerts(app.pg, req.customerId!),
+  );
+
+  app.post(
+    '/v1/alerts/:customer/',
+    {
+      config: { permission: 'alerts_create', tenant: { params: 'customer' } },
+      schema: {
+        tags: ['alerts'],
+        summary: 'Add an alert: group_by, label_key, label_value, quota',
+        params: AlertParams,
+        body: AlertCreateBody,
+        response: withErrors({ 201: Alert }),
+      },
+    },
+    async (req, reply) => {
+      const alert = parseAlert(req.body);
+      const customer = await findCustomerInsightSettings(app.pg, req.customerId!);
+      if (!customer) throw new errors.customerNotFound();
+      if (customer.billing_account_ids.length === 0) throw new errors.badRequest(MESSAGES.missingBillingAccount);
+      const saved = await createAlert(app.pg, { customerId: req.customerId!, ...alert, createdBy: req.auth!.email });
+      return reply.code(201).send(saved);
+    },
+  );
+
+  app.delete(
+    '/v1/alerts/:customer/',
+    {
+      config: { permission: 'alerts_update', tenant: { params: 'customer' } },
+      schema: {
+        tags: ['alerts'],
+        summary: 'Delete the selected alerts (all or nothing)',
+        params: AlertParams,
+        body: AlertDeleteBody,
+        response: withErrors({ 200: AlertDeleteAnswer }),
+      },
+    },
+    async (req) => {
+      const ids = [...new Set(req.body.ids)];
+      const deleted = await withTransaction(app.pg, async (tx) => {
+        // An id of another customer's alert is answered like an unknown one, and nothing is deleted.
+        if ((await countAlertsOfCustomer(tx, req.customerId!, ids)) !== ids.length) throw new errors.notFound('Alert not found');
+        return deleteAlerts(tx, req.customerId!, ids);
+      });
+      return { deleted };
+    },
+  );
+
+  app.get(
+    '/v1/alerts/:customer/notices/',
+    {
+      config: { permission: 'alerts_read', tenant: { params: 'customer' } },
+      schema: {
+        tags: ['alerts'],
+        summary: 'Notices sent when an alert’s quota was first exceeded in a month, newest first',
+        params: AlertParams,
+        response: withErrors({ 200: AlertNoticeList }),
+      },
+    },
+    async (req) => listAlertNotices(app.pg, req.customerId!, NOTICE_PAGE),
+  );
+};
+export default alerts;
