@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import { countAlertsOfCustomer, createAlert, deleteAlerts, listAlertNotices, listAlerts } from '@cc/shared/db/alerts.ts';
 import { withTransaction } from '@cc/shared/db/pool.ts';
 import { findCustomerInsightSettings } from '@cc/shared/db/anomalies.ts';
