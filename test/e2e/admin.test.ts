@@ -1,0 +1,301 @@
+/**
+ * Administration in Chromium (issue 7): as admin, create an entity, a customer with tier discounts and a
+ * service account, invite two users to it, move one to another customer, delete one; the invited user
+ * sets a password through the invitation e-mail (delivered over real SMTP by the notify worker) and
+ * then sees exactly that customer. Screenshots land in test-results/screenshots/admin-*.png.
+ */
+import t from 'tap';
+import type { Page } from 'playwright-core';
+import { startLocalSmtpServer } from '../../workers/src/mail/local-smtp-server.ts';
+import { smtpMailer } from '../../workers/src/mail/smtp-mailer.ts';
+import { buildHandlers } from '../../workers/src/handlers.ts';
+import { startWorkers } from '../../workers/src/worker-host.ts';
+import { REDIS_URL } from '../db.ts';
+import { bearer, login } from '../helper.ts';
+import { startProduct, signIn, SCREENSHOT_DIR } from './harness.ts';
+
+const ENTITY = 'Zeta Holdings';
+const CUSTOMER = 'Zeta Dynamics';
+const CUSTOMER_ID = 'zetadynamics';
+const STAYS = 'dana@zeta.example';
+const MOVES = 'eli@zeta.example';
+const NEW_PASSWORD = 'zeta-secret-42';
+
+const shot = (page: Page, name: string) => page.screenshot({ path: `${SCREENSHOT_DIR}/admin-${name}.png`, fullPage: true });
+const snackbar = (page: Page, text: string) => page.getByRole('status').filter({ hasText: text }).first().waitFor();
+
+t.test('administration end to end', async (t) => {
+  const { base, browser, app } = await startProduct(t);
+  const { pool, config } = app.env;
+
+  // The E2E api has no worker: run the notify handler here, delivering to the local SMTP inbox.
+  const smtp = await startLocalSmtpServer(pool, 0);
+  t.teardown(() => smtp.close());
+  const host = await startWorkers({
+    redisUrl: REDIS_URL,
+    prefix: config.QUEUE_PREFIX,
+    queues: ['notify'],
+    handlers: buildHandlers({ pool, mailer: smtpMailer(`smtp://127.0.0.1:${smtp.port}`, config.MAIL_FROM), mailDomain: 'commandcenter.test' }),
+  });
+  t.teardown(() => host.close());
+
+  const adminContext = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  t.teardown(() => adminContext.close());
+  const page = await adminContext.newPage();
+  await signIn(page, base, 'admin@commandcenter.local');
+  await page.getByRole('navigation', { name: 'Side menu' }).waitFor();
+
+  t.test('entity: required name, create, listed with No Users', async (t) => {
+    await page.getByRole('link', { name: 'Entity Management' }).click();
+    await page.getByRole('heading', { name: 'Entity Management' }).waitFor();
+    await page.getByRole('button', { name: 'New' }).click();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('This field is required').waitFor();
+    t.pass("a blank name says 'This field is required'");
+    await page.getByLabel('Name').fill(ENTITY);
+    await page.getByLabel('Email domain allowed').fill('zeta.example\nzeta-group.example');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await snackbar(page, `${ENTITY} successfully saved`);
+    await page.getByRole('tab', { name: 'Entity Admin' }).waitFor();
+    t.pass("'{name} successfully saved', then the update screen with its tabs");
+    await page.goto(`${base}/entitymanagement`);
+    const row = page.getByRole('row').filter({ hasText: ENTITY });
+    await row.waitFor();
+    t.match(await row.innerText(), /No Users/, "no admins: 'No Users'");
+    await page.getByLabel('Filter Entities').fill('zeta');
+    t.equal(await page.getByRole('row').count(), 2, 'the filter keeps the header and the one matching entity');
+    await shot(page, 'entities');
+  });
+
+  t.test('customer: id rule, tier discounts, service account', async (t) => {
+    await page.goto(`${base}/customermanagement`);
+    await page.getByRole('heading', { name: 'Customer Management' }).waitFor();
+    await page.getByRole('button', { name: 'New' }).click();
+    await page.getByRole('tab', { name: 'Customer Info' }).waitFor();
+    t.equal(await page.getByLabel('Currency').inputValue(), 'EUR', 'currency defaults to EUR');
+
+    await page.getByLabel('Name', { exact: true }).fill('Ze ta');
+    t.equal(await page.getByLabel('Id', { exact: true }).inputValue(), 'zeta', 'the id is the name lower-cased without spaces');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Must have at least 6 characters').waitFor();
+    t.equal(await page.getByText('This field is required').count(), 2, 'entity and billing account are required');
+
+    await page.getByLabel('Name', { exact: true }).fill(CUSTOMER);
+    t.equal(await page.getByLabel('Id', { exact: true }).inputValue(), CUSTOMER_ID);
+    await page.getByLabel('Entity').selectOption({ label: ENTITY });
+    await page.getByLabel('Billing account Id').fill('0ZE7A1-B2C3D4-E5F6A7, 0ZE7A1-000000-111111');
+    t.equal(await page.getByLabel('Billing account Id').inputValue(), '0ZE7A1-B2C3D4-E5F6A7,0ZE7A1-000000-111111', 'spaces removed');
+    await page.getByLabel('Currency').selectOption('GBP');
+
+    await page.getByLabel('Dashboard type').selectOption('Set Discount');
+    await page.getByLabel('Discount (%)').waitFor();
+    await page.getByLabel('Dashboard type').selectOption('Tier Discount');
+    t.equal(await page.getByLabel('Discount (%)').count(), 0, 'Discount (%) only with Set Discount');
+    await page.getByRole('button', { name: 'Add tier' }).click();
+    await page.getByRole('button', { name: 'Add tier' }).click();
+    await page.getByLabel('Threshold spend of tier 1').fill('0');
+    await page.getByLabel('Percentage of tier 1').fill('2');
+    await page.getByLabel('Threshold spend of tier 2').fill('ten thousand');
+    await page.getByLabel('Percentage of tier 2').fill('5');
+
+    const inventory = page.getByRole('checkbox', { name: 'Inventory' });
+    t.ok(await inventory.isDisabled(), 'Inventory is disabled without a service account');
+    await page.getByRole('checkbox', { name: 'Service Account' }).check();
+    t.ok(await inventory.isEnabled(), 'and enabled with one');
+    await inventory.check();
+    await page.getByRole('checkbox', { name: 'System health' }).check();
+    await page.getByRole('checkbox', { name: 'Service Account' }).uncheck();
+    t.notOk(await inventory.isChecked(), 'unticking Service Account clears Inventory');
+    t.notOk(await page.getByRole('checkbox', { name: 'System health' }).isChecked(), 'and System health');
+    await page.getByRole('checkbox', { name: 'Service Account' }).check();
+    await inventory.check();
+    await page.getByLabel('Service account e-mail').fill(`cc-${CUSTOMER_ID}@zeta-prod.iam.gserviceaccount.com`);
+    await page.getByRole('checkbox', { name: 'Documentation' }).check();
+    await page.getByLabel('Custom drive folder').fill('https://drive.google.com/drive/folders/1AbCdEfGh_ijk?usp=sharing');
+    t.equal(await page.getByLabel('Custom drive folder').inputValue(), '1AbCdEfGh_ijk', 'a pasted folder link keeps only the id');
+
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Must be a number').waitFor();
+    t.pass('tier rows must be numeric');
+    await page.getByLabel('Threshold spend of tier 2').fill('10000');
+    await shot(page, 'customer-new');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await snackbar(page, `${CUSTOMER} successfully saved`);
+    await page.getByRole('heading', { name: 'Customer Management' }).waitFor();
+    await page.getByRole('row').filter({ hasText: CUSTOMER }).waitFor();
+    t.pass("'{customer name} successfully saved', then back to the list");
+
+    const token = await login(app, 'admin@commandcenter.local');
+    const stored = (await app.inject({ method: 'GET', url: `/v1/customers/${CUSTOMER_ID}/`, headers: bearer(token) })).json();
+    t.match(stored, {
+      customer_id: CUSTOMER_ID,
+      customer_name: CUSTOMER,
+      billing_account_id: '0ZE7A1-B2C3D4-E5F6A7,0ZE7A1-000000-111111',
+      billing_currency: 'GBP',
+      billing_dashboard_type: 'Tier Discount',
+      billing_dashboard_tier_discount: [
+        { threshold_spend: 0, percentage: 2 },
+        { threshold_spend: 10000, percentage: 5 },
+      ],
+      gcp_service_account: true,
+      inventory: true,
+      system_health_dashboard: false,
+      documentation: true,
+      drive_id: '1AbCdEfGh_ijk',
+    });
+
+    await page.getByRole('row').filter({ hasText: CUSTOMER }).click();
+    await page.getByRole('heading', { name: 'Update Customer' }).waitFor();
+    t.ok(await page.getByRole('checkbox', { name: 'Service Account' }).isDisabled(), 'the service account is read-only once set');
+    await page.getByRole('region', { name: 'Advanced Settings' }).waitFor();
+    await shot(page, 'customer-update');
+
+    await page.goto(`${base}/customermanagement/update/no-such-customer`);
+    const notFound = page.getByRole('alertdialog', { name: 'Customer not found' });
+    await notFound.waitFor();
+    await notFound.getByRole('button', { name: 'Close' }).click();
+    await page.waitForURL(`${base}/customermanagement`);
+    t.pass("'Customer not found'; closing returns to the list");
+  });
+
+  t.test('users: invite two, move one, delete one; the list is live', async (t) => {
+    await page.goto(`${base}/usermanagement/new`);
+    await page.getByRole('heading', { name: 'New Users' }).waitFor();
+    await page.getByRole('button', { name: 'Invite' }).click();
+    t.equal(await page.getByText('This field is required').count(), 2, 'role and e-mails are required');
+    await page.getByText('Please grant access to at least one customer').waitFor();
+    await page.getByLabel('Role').selectOption({ label: 'Customer' });
+    await page.getByLabel('Emails').fill('dana@zeta, eli@zeta.example');
+    await page.getByRole('button', { name: 'Invite' }).click();
+    await page.getByText('Email list is not valid').waitFor();
+    t.pass("'Email list is not valid'");
+
+    await page.getByLabel('Search customers').fill('zeta');
+    await page.getByRole('checkbox', { name: CUSTOMER }).check();
+    await page.getByRole('button', { name: 'Grant access to the ticked customers' }).click();
+    await page.getByLabel('Search customers').fill('');
+
+    await page.getByLabel('Emails').fill('alice@acme.example');
+    await page.getByRole('button', { name: 'Invite' }).click();
+    const exists = page.getByRole('alertdialog', { name: 'E-mail already exists' });
+    await exists.waitFor();
+    t.match(await exists.innerText(), /alice@acme\.example/);
+    await shot(page, 'users-exists');
+    await exists.getByRole('button', { name: 'Close' }).click();
+
+    await page.getByLabel('Emails').fill(` Dana@Zeta.example , ${MOVES.toUpperCase()}`);
+    await shot(page, 'users-new');
+    await page.getByRole('button', { name: 'Invite' }).click();
+    await snackbar(page, '2 user(s) invited with success');
+    await page.getByRole('heading', { name: 'User Management' }).waitFor();
+    for (const email of [STAYS, MOVES]) await page.getByRole('row').filter({ hasText: email }).waitFor();
+    t.match(await page.getByRole('row').filter({ hasText: STAYS }).innerText(), new RegExp(`Customer[\\s\\S]*${ENTITY}[\\s\\S]*${CUSTOMER}`));
+
+    // Live: a change made elsewhere shows up without a reload.
+    const token = await login(app, 'admin@commandcenter.local');
+    const other = await app.inject({
+      method: 'POST',
+      url: '/v1/users/',
+      headers: bearer(token),
+      payload: { role: 'customerViewer', emails: 'fay@zeta.example', customers: [CUSTOMER_ID] },
+    });
+    t.equal(other.statusCode, 201, other.body);
+    await page.getByRole('row').filter({ hasText: 'fay@zeta.example' }).waitFor({ timeout: 10_000 });
+    t.match(await page.getByRole('row').filter({ hasText: 'fay@zeta.example' }).innerText(), /Customer Viewer/);
+    t.pass('the list updated from the server-sent event');
+
+    // Move eli from Zeta Dynamics to Globex.
+    await page.getByRole('row').filter({ hasText: MOVES }).getByText(MOVES).click();
+    await page.getByRole('heading', { name: 'Update User' }).waitFor();
+    await page.getByLabel('Email').fill('eli@zeta');
+    await page.getByRole('button', { name: 'Update' }).click();
+    await page.getByText('Email is not valid').waitFor();
+    await page.getByLabel('Email').fill(MOVES);
+    await page.getByRole('checkbox', { name: CUSTOMER }).check();
+    await page.getByRole('button', { name: 'Remove access to the ticked customers' }).click();
+    await page.getByRole('checkbox', { name: 'Globex Corporation' }).check();
+    await page.getByRole('button', { name: 'Grant access to the ticked customers' }).click();
+    await shot(page, 'users-update');
+    await page.getByRole('button', { name: 'Update' }).click();
+    await snackbar(page, 'User updated with success');
+    const moved = page.getByRole('row').filter({ hasText: MOVES });
+    await moved.filter({ hasText: 'Globex Corporation' }).waitFor();
+    t.notMatch(await moved.innerText(), new RegExp(CUSTOMER), 'moved: no longer on the old customer');
+
+    // Delete eli.
+    await page.getByRole('checkbox', { name: `Select ${MOVES}` }).check();
+    await page.getByRole('button', { name: 'Delete' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Please confirm' });
+    await confirm.waitFor();
+    await shot(page, 'users-delete');
+    await confirm.getByRole('button', { name: 'Submit' }).click();
+    await snackbar(page, '1 user(s) deleted with success');
+    await page.getByRole('row').filter({ hasText: MOVES }).waitFor({ state: 'detached' });
+    await shot(page, 'users');
+
+    const { rows } = await pool.query(
+      `SELECT customer_id, list FROM customer_member WHERE user_id = $1 UNION ALL SELECT 'app_user', id FROM app_user WHERE id = $1`,
+      [MOVES],
+    );
+    t.same(rows, [], 'the deleted user is gone from every list');
+  });
+
+  t.test('customer lists: User Access shows the invited user; add to R.A.T Notification', async (t) => {
+    await page.goto(`${base}/customermanagement/update/${CUSTOMER_ID}`);
+    await page.getByRole('tab', { name: /User Access/ }).click();
+    const access = page.getByRole('tabpanel');
+    await access.getByRole('row').filter({ hasText: STAYS }).waitFor();
+    t.equal(await access.getByRole('row').filter({ hasText: MOVES }).count(), 0, 'the moved user left the access list');
+    await page.getByRole('tab', { name: /R\.A\.T Notification/ }).click();
+    const notify = page.getByRole('tabpanel');
+    await notify.getByRole('checkbox', { name: STAYS }).check();
+    await notify.getByRole('button', { name: 'Add' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Please confirm' });
+    await confirm.waitFor();
+    await confirm.getByRole('button', { name: 'Submit' }).click();
+    await snackbar(page, `${CUSTOMER} successfully updated`);
+    await notify.getByRole('row').filter({ hasText: STAYS }).waitFor();
+    t.equal(await notify.getByRole('checkbox', { name: STAYS, exact: true }).count(), 0, 'a member is no longer offered in the pick list');
+    await shot(page, 'customer-notify');
+  });
+
+  t.test('the invited user sets a password from the e-mail and sees exactly that customer', async (t) => {
+    let link: string | undefined;
+    for (let i = 0; i < 50 && !link; i++) {
+      const { rows } = await pool.query<{ text_body: string }>(`SELECT text_body FROM mail_message WHERE $1 = ANY(rcpt_to) ORDER BY id DESC`, [STAYS]);
+      link = rows[0]?.text_body.match(/https?:\/\/\S+\/invitation\/[A-Za-z0-9_-]+/)?.[0];
+      if (!link) await new Promise((r) => setTimeout(r, 200));
+    }
+    t.ok(link, 'the invitation e-mail arrived through SMTP with its link');
+    t.ok(link!.startsWith(`${base}/invitation/`), 'the link points at the product');
+
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    t.teardown(() => context.close());
+    const invited = await context.newPage();
+    await invited.goto(link!);
+    await invited.getByRole('heading', { name: 'Set your password' }).waitFor();
+    t.equal(await invited.getByLabel('Email').inputValue(), STAYS);
+    await invited.getByLabel('Password', { exact: true }).fill('short');
+    await invited.getByLabel('Confirm password').fill('short');
+    await invited.getByRole('button', { name: 'Set password' }).click();
+    await invited.getByText('Must have at least 6 characters').waitFor();
+    await invited.getByLabel('Password', { exact: true }).fill(NEW_PASSWORD);
+    await invited.getByLabel('Confirm password').fill(NEW_PASSWORD);
+    await shot(invited, 'invitation');
+    await invited.getByRole('button', { name: 'Set password' }).click();
+    await invited.getByText('Your password is set').waitFor();
+    await invited.getByRole('button', { name: 'Go to Sign In' }).click();
+
+    await signIn(invited, base, STAYS, NEW_PASSWORD);
+    await invited.getByRole('navigation', { name: 'Side menu' }).waitFor();
+    const picker = invited.getByRole('combobox', { name: 'Customer' });
+    await picker.waitFor();
+    const options = await picker.locator('option').allInnerTexts();
+    t.same(options, [CUSTOMER], 'exactly the granted customer');
+    await shot(invited, 'invited-home');
+
+    await invited.goto(link!);
+    await invited.getByText('Invitation not found or expired').waitFor();
+    t.pass('the link works once');
+  });
+});

@@ -1,0 +1,98 @@
+import t from 'tap';
+import {
+  CUSTOMER_ID_TOO_SHORT,
+  EMPTY_CUSTOMER_FORM,
+  NOT_A_NUMBER,
+  NO_TIERS,
+  PERCENT_RANGE,
+  cleanBillingAccountIds,
+  deriveCustomerId,
+  inputFromForm,
+  stripDriveFolderPrefix,
+  validateCustomerForm,
+  withFlag,
+  type CustomerFormState,
+} from './customer-form.ts';
+
+const valid: CustomerFormState = {
+  ...EMPTY_CUSTOMER_FORM,
+  customer_name: 'Zeta Dynamics',
+  customer_id: 'zetadynamics',
+  entity: 'zeta-holdings',
+  billing_account_id: '0ZE7A1-B2C3D4-E5F6A7',
+};
+
+t.test('Customer Id is derived from the name: lower-cased, spaces removed, letters and hyphens', async (t) => {
+  t.equal(deriveCustomerId('Zeta Dynamics'), 'zetadynamics');
+  t.equal(deriveCustomerId('  Acme-Corp Europe '), 'acme-corpeurope');
+  t.equal(deriveCustomerId('Café Über 42'), 'cafeuber');
+});
+
+t.test('required fields and the id rule', async (t) => {
+  t.same(validateCustomerForm(valid), {});
+  t.same(validateCustomerForm(EMPTY_CUSTOMER_FORM), {
+    customer_name: 'This field is required',
+    customer_id: 'This field is required',
+    entity: 'This field is required',
+    billing_account_id: 'This field is required',
+  });
+  t.equal(validateCustomerForm({ ...valid, customer_id: 'zeta' }).customer_id, CUSTOMER_ID_TOO_SHORT);
+  t.equal(CUSTOMER_ID_TOO_SHORT, 'Must have at least 6 characters');
+  t.equal(validateCustomerForm({ ...valid, billing_account_id: ' , ' }).billing_account_id, 'This field is required');
+});
+
+t.test('billing account ids lose their spaces; the first stays the default', async (t) => {
+  t.equal(cleanBillingAccountIds(' 01A2B3-C4D5E6 , 01FFEE-DDCCBB '), '01A2B3-C4D5E6,01FFEE-DDCCBB');
+  t.equal(inputFromForm({ ...valid, billing_account_id: 'A, B,,C' }).billing_account_id, 'A,B,C');
+});
+
+t.test('dashboard types: Set Discount needs a percentage, Tier Discount numeric rows', async (t) => {
+  t.equal(validateCustomerForm({ ...valid, billing_dashboard_type: 'Set Discount' }).billing_dashboard_set_discount, 'This field is required');
+  t.equal(validateCustomerForm({ ...valid, billing_dashboard_type: 'Set Discount', billing_dashboard_set_discount: 'five' }).billing_dashboard_set_discount, NOT_A_NUMBER);
+  t.equal(validateCustomerForm({ ...valid, billing_dashboard_type: 'Set Discount', billing_dashboard_set_discount: '120' }).billing_dashboard_set_discount, PERCENT_RANGE);
+  t.equal(validateCustomerForm({ ...valid, billing_dashboard_type: 'Tier Discount' }).tiers, NO_TIERS);
+  const tiers = { ...valid, billing_dashboard_type: 'Tier Discount', tiers: [{ threshold_spend: '0', percentage: '2' }, { threshold_spend: 'x', percentage: '5' }] };
+  t.same(validateCustomerForm(tiers), { 'tier.1.threshold_spend': NOT_A_NUMBER });
+  const ok = { ...tiers, tiers: [{ threshold_spend: '0', percentage: '2' }, { threshold_spend: '10000', percentage: '5.5' }] };
+  t.same(validateCustomerForm(ok), {});
+  t.same(inputFromForm(ok).billing_dashboard_tier_discount, [
+    { threshold_spend: 0, percentage: 2 },
+    { threshold_spend: 10000, percentage: 5.5 },
+  ]);
+  t.equal(inputFromForm(ok).billing_dashboard_set_discount, null, 'the other type’s value is not sent');
+  t.same(inputFromForm({ ...ok, billing_dashboard_type: 'Standard' }).billing_dashboard_tier_discount, []);
+});
+
+t.test('Inventory and System health only with a service account; unticking clears them', async (t) => {
+  let f = withFlag(valid, 'gcp_service_account', true);
+  f = withFlag(withFlag(f, 'inventory', true), 'system_health_dashboard', true);
+  t.ok(f.inventory && f.system_health_dashboard);
+  f = withFlag(f, 'gcp_service_account', false);
+  t.notOk(f.inventory);
+  t.notOk(f.system_health_dashboard);
+  const sneaky = inputFromForm({ ...valid, inventory: true, system_health_dashboard: true });
+  t.notOk(sneaky.inventory, 'never sent without the service account');
+  t.equal(validateCustomerForm({ ...valid, gcp_service_account: true }).service_account_email, 'This field is required');
+  t.equal(validateCustomerForm({ ...valid, gcp_service_account: true, service_account_email: 'nope' }).service_account_email, 'Email is not valid');
+});
+
+t.test('anomaly thresholds are numbers when anomaly detection is on', async (t) => {
+  t.same(validateCustomerForm({ ...valid, anomaly_detection: true }), {}, 'defaults 20 and 10');
+  t.equal(validateCustomerForm({ ...valid, anomaly_detection: true, minimum_anomaly_threshold: 'abc' }).minimum_anomaly_threshold, NOT_A_NUMBER);
+  t.same(validateCustomerForm({ ...valid, anomaly_detection: false, minimum_anomaly_threshold: 'abc' }), {});
+});
+
+t.test('a pasted drive folder link keeps only the folder id', async (t) => {
+  t.equal(stripDriveFolderPrefix('https://drive.google.com/drive/folders/1AbC_d-E?usp=sharing'), '1AbC_d-E');
+  t.equal(stripDriveFolderPrefix('https://drive.google.com/drive/u/0/folders/1XyZ'), '1XyZ');
+  t.equal(stripDriveFolderPrefix('1AbC'), '1AbC');
+  t.equal(stripDriveFolderPrefix(''), '');
+});
+
+t.test('project provisioning: comma lists and a JSON template list', async (t) => {
+  const input = inputFromForm({ ...valid, business_units: 'Retail, Finance,', env: 'dev,prod' });
+  t.same(input.business_units, ['Retail', 'Finance']);
+  t.same(input.env, ['dev', 'prod']);
+  t.equal(validateCustomerForm({ ...valid, project_provisioning: '{' }).project_provisioning, 'Must be a JSON list of templates');
+  t.equal(validateCustomerForm({ ...valid, project_provisioning: '{}' }).project_provisioning, 'Must be a JSON list of templates');
+});
