@@ -31,6 +31,7 @@ import ticketRoutes from './routes/tickets/index.ts';
 import entityRoutes from './routes/entities/index.ts';
 import customersWrite from './routes/customers/write.ts';
 import userRoutes from './routes/users/index.ts';
+import invitationRoutes from './routes/invitations/index.ts';
 
 /** Builds the api; `main.ts` listens, tests use `inject()`. */
 export async function buildApp(config: Config, opts: { logger?: boolean } = {}): Promise<FastifyInstance> {
@@ -71,6 +72,7 @@ export async function buildApp(config: Config, opts: { logger?: boolean } = {}):
   await app.register(entityRoutes);
   await app.register(customersWrite);
   await app.register(userRoutes);
+  await app.register(invitationRoutes);
   if (config.OIDC === 'local') {
     await app.register(localOidcProvider, {
       prefix: '/oidc',

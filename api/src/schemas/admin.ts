@@ -110,7 +110,8 @@ const CustomerFields = {
   billing_account_id: Type.String(),
   billing_currency: Type.Optional(Type.Union(CURRENCIES.map((c) => Type.Literal(c)))),
   billing_dashboard_type: Type.Optional(Type.Union(DASHBOARD_TYPES.map((c) => Type.Literal(c)))),
-  billing_dashboard_set_discount: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 100 }), Type.Null()])),
+  // Null first: with type coercion on, a null would otherwise be coerced to 0 by the number branch.
+  billing_dashboard_set_discount: Type.Optional(Type.Union([Type.Null(), Type.Number({ minimum: 0, maximum: 100 })])),
   billing_dashboard_tier_discount: Type.Optional(Type.Array(TierRow)),
   support_request: Type.Optional(Type.Boolean()),
   billing_viewer: Type.Optional(Type.Boolean()),

@@ -1,0 +1,52 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { MIN_PASSWORD_LENGTH, MESSAGES } from '@cc/shared/constants.ts';
+import { withTransaction } from '@cc/shared/db/pool.ts';
+import { acceptInvitation, findOpenInvitation } from '@cc/shared/db/invitations.ts';
+import { hashInvitationToken } from '@cc/shared/admin/invitation.ts';
+import { InputError, required } from '@cc/shared/admin/input-error.ts';
+import { InvitationAccept, InvitationInfo, InvitationParams } from '../../schemas/admin.ts';
+import { withErrors } from '../../schemas/common.ts';
+import { errors } from '../../errors.ts';
+import { hashPassword } from '../auth/index.ts';
+
+const NOT_FOUND = 'Invitation not found or expired';
+
+/**
+ * The invitation link (`${PUBLIC_URL}/invitation/{token}`): public, the token is the credential. Setting
+ * the password also verifies the e-mail, so the user can sign in right after.
+ */
+const invitations: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/v1/invitations/:token',
+    {
+      config: { permission: 'public', tenant: 'none' },
+      schema: { tags: ['auth'], summary: 'Is this invitation link still valid, and for whom', params: InvitationParams, response: withErrors({ 200: InvitationInfo }) },
+    },
+    async (req) => {
+      const userId = await findOpenInvitation(app.pg, hashInvitationToken(req.params.token));
+      if (!userId) throw new errors.notFound(NOT_FOUND);
+      return { email: userId };
+    },
+  );
+
+  app.post(
+    '/v1/invitations/:token',
+    {
+      config: { permission: 'public', tenant: 'none' },
+      schema: { tags: ['auth'], summary: 'Set the password (verifies the e-mail); the link then stops working', params: InvitationParams, body: InvitationAccept, response: withErrors({ 200: InvitationInfo }) },
+    },
+    async (req) => {
+      const password = req.body.password;
+      if (password === '') throw required('password');
+      if (password.length < MIN_PASSWORD_LENGTH) throw new InputError(MESSAGES.passwordTooShort);
+      const tokenHash = hashInvitationToken(req.params.token);
+      // Hash before the transaction: argon2 is slow on purpose, and a row lock should not wait for it.
+      if (!(await findOpenInvitation(app.pg, tokenHash))) throw new errors.notFound(NOT_FOUND);
+      const passwordHash = await hashPassword(password);
+      const userId = await withTransaction(app.pg, (tx) => acceptInvitation(tx, tokenHash, passwordHash));
+      if (!userId) throw new errors.notFound(NOT_FOUND);
+      return { email: userId };
+    },
+  );
+};
+export default invitations;
