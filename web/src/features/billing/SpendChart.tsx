@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Banner, Spinner } from '@primer/react';
-import { buildFigure, MARGIN } from './chart-figure.ts';
+import { buildFigure, MARGIN, seriesColor } from './chart-figure.ts';
 import { formatMoney } from './format.ts';
 import { loadPlotly, type PlotlyApi } from './plotly-loader.ts';
 import type { ChartPayload, SpendSummary } from './types.ts';
@@ -87,6 +87,14 @@ function PlotlyBars({ payload, loading, currency, title }: { payload: ChartPaylo
           <Spinner srText="Loading chart" />
         </div>
       ) : null}
+      <ul className={styles.legend} aria-label="Legend">
+        {payload.keys.map((key) => (
+          <li key={key}>
+            <span className={styles.swatch} style={{ background: seriesColor(payload, key) }} aria-hidden="true" />
+            {key}
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }

@@ -11,7 +11,7 @@ import type { ChartPayload } from './types.ts';
 export const GREY = '#9e9e9e';
 export const BAR_PADDING = 0.3;
 export const MIN_LABEL_BAR_WIDTH = 18;
-export const MARGIN = { l: 72, r: 16, t: 16, b: 48 } as const;
+export const MARGIN = { l: 72, r: 16, t: 24, b: 48 } as const;
 
 /** Width in px of one bar in a plot area of `plotWidth` px holding `bars` bars. */
 export function barWidth(plotWidth: number, bars: number): number {
@@ -29,6 +29,11 @@ export interface Figure {
   config: Partial<Config>;
 }
 
+/** The colour a series is drawn with. */
+export function seriesColor(payload: ChartPayload, key: string): string {
+  return payload.colors[key] || GREY;
+}
+
 /** `plotWidth` is the drawing area without margins; it decides which totals get a label. */
 export function buildFigure(payload: ChartPayload, plotWidth: number, currency: string): Figure {
   const dates = payload.data.map((b) => b.date);
@@ -37,13 +42,13 @@ export function buildFigure(payload: ChartPayload, plotWidth: number, currency: 
     name: key,
     x: dates,
     y: payload.data.map((b) => b.values[key] ?? 0),
-    marker: { color: payload.colors[key] || GREY },
+    marker: { color: seriesColor(payload, key) },
     hovertemplate: `%{x}<br>%{fullData.name}: %{y:,.2f} ${currency}<extra></extra>`,
   }));
 
   const width = barWidth(plotWidth, payload.data.length);
   // Narrow bars get upright labels so neighbouring totals do not overlap.
-  const upright = width < 64;
+  const upright = width < 56;
   const annotations: Partial<Annotations>[] = payload.data
     .filter((bar) => showsTotalLabel(bar, width))
     .map((bar) => ({
@@ -63,8 +68,8 @@ export function buildFigure(payload: ChartPayload, plotWidth: number, currency: 
     margin: { ...MARGIN },
     height: 440,
     autosize: true,
-    showlegend: true,
-    legend: { orientation: 'h', y: -0.18, x: 0, font: { size: 11 } },
+    // The legend is HTML beside the plot (SpendChart): it wraps long keys instead of covering the axis.
+    showlegend: false,
     xaxis: { type: 'category', title: { text: 'Date' }, tickangle: payload.data.length > 14 ? -45 : 0, automargin: true },
     yaxis: {
       title: { text: `Cost (${currency})` },
@@ -78,6 +83,6 @@ export function buildFigure(payload: ChartPayload, plotWidth: number, currency: 
     plot_bgcolor: 'rgba(0,0,0,0)',
     font: { family: 'inherit', size: 12 },
   };
-  return { data, layout, config: { responsive: true, displaylogo: false, modeBarButtonsToRemove: ['lasso2d', 'select2d'] } };
+  return { data, layout, config: { responsive: true, displaylogo: false, displayModeBar: false } };
 }
 

@@ -1,0 +1,273 @@
+/**
+ * The billing dashboard (home) in Chromium over generated spend for acme-corp's first billing account:
+ * the lazily loaded spend chart, the settings drawer (period, group by, required label, provider reset,
+ * Reset to default, saved locally), tabs, Top N and Projects, the export download, and the
+ * customerViewer restrictions. Screenshots land in test-results/screenshots/.
+ */
+import t from 'tap';
+import { readFile } from 'node:fs/promises';
+import type { Page, Response } from 'playwright-core';
+import { addDays, addMonths, billingToday } from '@cc/shared/time.ts';
+import { gcpGeneratedSource } from '../../workers/src/adapters/billing/gcp-generator.ts';
+import { runIngest } from '../../workers/src/billing/ingest.ts';
+import { bearer, login } from '../helper.ts';
+import { startProduct, signIn, SCREENSHOT_DIR } from './harness.ts';
+
+const ACME = { customerId: 'acme-corp', billingAccountId: '01A2B3-C4D5E6-F7A8B9' };
+const MONEY = /^-?\d{1,3}(,\d{3})*\.\d{2} EUR$/;
+
+interface ChartAnswer {
+  keys: string[];
+  data: { date: string; values: Record<string, number>; total: string }[];
+  series?: { project_id: string | null }[];
+}
+
+/** The next chart answer whose request URL matches `pattern`. */
+const chartAnswer = (page: Page, pattern: RegExp) =>
+  page.waitForResponse((r: Response) => r.request().method() === 'POST' && pattern.test(r.url()) && !r.url().includes('/export'), { timeout: 30_000 });
+
+/** The plotly chart has drawn its bars. */
+async function chartDrawn(page: Page): Promise<void> {
+  await page.locator('[data-testid="spend-chart"] .main-svg').first().waitFor({ timeout: 30_000 });
+  await page.locator('[data-testid="spend-chart"] .barlayer .point').first().waitFor({ timeout: 30_000 });
+}
+
+const sideNote = (page: Page) => page.getByRole('definition').filter({ hasText: /\d{4}-\d{2}-\d{2} - \d{4}-\d{2}-\d{2}/ });
+
+async function openSettings(page: Page) {
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const drawer = page.getByRole('dialog', { name: 'Settings' });
+  await drawer.waitFor();
+  return drawer;
+}
+
+t.test('billing dashboard', async (t) => {
+  const { base, browser, app } = await startProduct(t);
+  // 13 months of generated GCP spend up to yesterday (US/Pacific), as the nightly ingest would load it.
+  const today = billingToday();
+  const from = `${addMonths(today, -12).slice(0, 8)}01`;
+  const to = addDays(today, -1);
+  // Spec 001 §9: 12 months run from the first day of the month 11 months ago up to yesterday.
+  const twelveMonthsFrom = `${addMonths(today, -11).slice(0, 8)}01`;
+  await runIngest({
+    pool: app.env.pool,
+    ...ACME,
+    sourceKind: 'gcp-generated',
+    source: gcpGeneratedSource({ ...ACME, currency: 'EUR', from, to }),
+  });
+
+  t.test('alice: chart, settings drawer, tabs, Top N, Projects, export', async (t) => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, acceptDownloads: true });
+    t.teardown(() => context.close());
+    const page = await context.newPage();
+    const requested: string[] = [];
+    page.on('request', (r) => requested.push(r.url()));
+
+    await page.goto(base);
+    await page.getByRole('button', { name: 'Sign In', exact: true }).waitFor();
+    t.notOk(requested.some((u) => u.includes('plotly')), 'the login page does not load plotly');
+
+    const first = chartAnswer(page, /\/v2\/billing\/aggregated\/by_service\/chart\/acme-corp\?/);
+    await signIn(page, base, 'alice@acme.example');
+    const firstAnswer = await first;
+    t.match(firstAnswer.url(), /provider=gcp/, 'default provider gcp');
+    t.match(firstAnswer.url(), /period=12months/, 'default period 12months');
+    t.match(firstAnswer.url(), /top=10/, 'default Top 10');
+    t.same(firstAnswer.request().postDataJSON(), { services: [] }, 'all services: empty list');
+    const totalChart = (await firstAnswer.json()) as ChartAnswer;
+    t.equal(totalChart.data.length, 12, '12 monthly bars');
+    await chartDrawn(page);
+    t.ok(requested.some((u) => /plotly-basic\.min-[\w-]+\.js$/.test(u)), 'plotly is fetched as its own file once the chart draws');
+
+    t.same(await page.getByRole('tab').allInnerTexts(), ['Total', 'Project with Service'], 'service tabs for gcp');
+    for (const name of ['Viewers', 'Alerts', 'Export', 'Settings']) {
+      t.equal(await page.getByRole('button', { name, exact: true }).count(), 1, `${name} icon shown`);
+    }
+    const note = await page.locator('dl[aria-label="Billing period"]').innerText();
+    t.match(note, /US Pacific, \d{4}\/\d{2}\/\d{2} \d{2}:\d{2}/, 'side note: US Pacific time');
+    t.match(note, new RegExp(`${twelveMonthsFrom} - ${to}`), 'side note: 12-month range up to yesterday');
+    t.match(note, /EUR/, 'side note: currency');
+
+    const sum = page.getByRole('region', { name: 'Spend Sum' });
+    for (const label of ['Selected period', 'Month-to-date', 'Previous month']) {
+      const value = await sum.locator('div', { hasText: label }).locator('dd').innerText();
+      t.match(value, MONEY, `${label} in English style with 2 decimals`);
+    }
+    const bars = await page.locator('[data-testid="spend-chart"] .barlayer .trace').count();
+    t.equal(bars, totalChart.keys.length, 'one stacked trace per series key');
+    t.same(await page.getByRole('list', { name: 'Legend' }).getByRole('listitem').allInnerTexts(), totalChart.keys, 'legend lists the keys');
+    t.equal(await page.locator('[data-testid="spend-chart"] .annotation').count(), 12, 'a total label above each of the 12 wide bars');
+    const tick = (await page.locator('[data-testid="spend-chart"] .ytick text').allTextContents()).filter(Boolean);
+    t.ok(tick.length > 1 && tick.every((s) => /^\d{1,3}(,\d{3})*$/.test(s)), `y axis with 0 decimals: ${tick.join(' ')}`);
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/billing-alice-total.png`, fullPage: true });
+
+    // Detail tab: Top N and Projects.
+    let next = chartAnswer(page, /\/v2\/billing\/details\/chart\/acme-corp\?.*top=10/);
+    await page.getByRole('tab', { name: 'Project with Service' }).click();
+    const detail = (await (await next).json()) as ChartAnswer;
+    await chartDrawn(page);
+    const topN = page.getByRole('combobox', { name: 'Top N' });
+    t.equal(await topN.inputValue(), '10');
+    t.same(await topN.locator('option').allInnerTexts(), ['Top 5', 'Top 10', 'Top 15', 'All']);
+    const projectsButton = page.getByRole('button', { name: 'Projects All Selected' });
+    t.equal(await projectsButton.count(), 1, "Projects multi-select with placeholder 'All Selected'");
+    t.ok(detail.keys.length <= 11, `Top 10 plus Others: ${detail.keys.length} keys`);
+
+    next = chartAnswer(page, /\/v2\/billing\/details\/chart\/acme-corp\?.*top=5/);
+    await topN.selectOption({ label: 'Top 5' });
+    const top5 = (await (await next).json()) as ChartAnswer;
+    t.ok(top5.keys.length <= 6, `Top 5 plus Others: ${top5.keys.length} keys`);
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="spend-chart"] .barlayer .trace').length === n, top5.keys.length);
+    t.pass('the chart redraws with the Top 5 series');
+
+    await projectsButton.click();
+    const options = page.getByRole('menuitemcheckbox');
+    await options.first().waitFor();
+    const optionTexts = await options.allInnerTexts();
+    t.equal(optionTexts[0].trim(), 'All Selected');
+    const projectOption = options.nth(1);
+    const projectText = (await projectOption.innerText()).trim();
+    next = chartAnswer(page, /\/v2\/billing\/details\/chart\/acme-corp\?/);
+    await projectOption.click();
+    const filtered = await next;
+    const body = filtered.request().postDataJSON() as { projects: string[] };
+    t.equal(body.projects.length, 1, `one project chosen: ${projectText}`);
+    t.ok(projectText.includes(body.projects[0]), 'the option carries the project id sent');
+    await page.keyboard.press('Escape');
+    await chartDrawn(page);
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/billing-alice-project-with-service.png`, fullPage: true });
+
+    // Settings drawer: 30 days.
+    let drawer = await openSettings(page);
+    await page.waitForTimeout(800); // the drawer slides in
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/billing-alice-settings.png` });
+    await drawer.getByLabel('Date range').selectOption('30days');
+    next = chartAnswer(page, /\/v2\/billing\/details\/chart\/acme-corp\?.*period=30days/);
+    await drawer.getByRole('button', { name: 'Save' }).click();
+    const thirty = (await (await next).json()) as ChartAnswer;
+    t.equal(thirty.data.length, 30, '30 daily bars');
+    await chartDrawn(page);
+    t.match(await sideNote(page).innerText(), `${addDays(today, -30)} - ${to}`, 'side note follows the period');
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/billing-alice-30days.png`, fullPage: true });
+
+    // Saved locally: a reload keeps the period.
+    await page.reload();
+    await page.getByRole('tab', { name: 'Total' }).waitFor();
+    t.match(await sideNote(page).innerText(), `${addDays(today, -30)} - ${to}`, 'settings survive a reload');
+
+    // Group by Project Label: the label is required, Save disabled until chosen.
+    drawer = await openSettings(page);
+    await drawer.getByLabel('Group by').selectOption('projectLabel');
+    t.equal(await drawer.getByText('This field is required').count(), 1, "'This field is required' under Project label");
+    t.ok(await drawer.getByRole('button', { name: 'Save' }).isDisabled(), 'Save disabled while the project label is missing');
+    await drawer.getByLabel('Project label').selectOption('team');
+    t.notOk(await drawer.getByRole('button', { name: 'Save' }).isDisabled(), 'Save enabled once chosen');
+
+    // Provider change resets group by to Service.
+    await drawer.getByLabel('Provider').selectOption('aws');
+    t.equal(await drawer.getByLabel('Group by').inputValue(), 'serviceAndProject', 'provider change resets group by to Service');
+    t.ok(await drawer.getByLabel('Group by').isDisabled(), 'group by offered only for gcp');
+    await drawer.getByLabel('Provider').selectOption('gcp');
+    await drawer.getByLabel('Group by').selectOption('resourceLabel');
+    t.ok(await drawer.getByRole('button', { name: 'Save' }).isDisabled(), 'resource label required too');
+    const resourceOptions = await drawer.getByLabel('Resource label').locator('option').allInnerTexts();
+    t.ok(resourceOptions.includes('component'), `resource labels offered: ${resourceOptions.join(', ')}`);
+    await drawer.getByLabel('Group by').selectOption('projectLabel');
+    await drawer.getByLabel('Project label').selectOption('team');
+    next = chartAnswer(page, /\/v2\/billing\/project\/labels\/chart\/acme-corp\?/);
+    await drawer.getByRole('button', { name: 'Save' }).click();
+    const labelAnswer = await next;
+    t.same(labelAnswer.request().postDataJSON(), { project_label: 'team' });
+    t.same(await page.getByRole('tab').allInnerTexts(), ['Total with Project Label', 'Project Labels with Project']);
+    await chartDrawn(page);
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/billing-alice-project-label.png`, fullPage: true });
+
+    // Resource label grouping has no export.
+    drawer = await openSettings(page);
+    await drawer.getByLabel('Group by').selectOption('resourceLabel');
+    await drawer.getByLabel('Resource label').selectOption('component');
+    await drawer.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('tab', { name: 'Total with Resource Label' }).waitFor();
+    t.equal(await page.getByRole('button', { name: 'Export', exact: true }).count(), 0, 'no Export for resource-label grouping');
+
+    // Reset to default: 12 months, Service, Top 10.
+    drawer = await openSettings(page);
+    await drawer.getByRole('button', { name: 'Reset to default' }).click();
+    t.equal(await drawer.getByLabel('Date range').inputValue(), '12months');
+    t.equal(await drawer.getByLabel('Group by').inputValue(), 'serviceAndProject');
+    t.equal(await drawer.getByLabel('Top', { exact: true }).inputValue(), '10');
+    t.ok(await drawer.getByLabel('Show spend sum').isChecked(), 'show spend sum on by default');
+    await drawer.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('tab', { name: 'Project with Service' }).waitFor();
+    t.match(await sideNote(page).innerText(), `${twelveMonthsFrom} - ${to}`, 'back to 12 months');
+
+    // Export: file name and rows equal the export answer.
+    await page.getByRole('button', { name: 'Export', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Export' });
+    await dialog.waitFor();
+    t.match(await dialog.innerText(), 'cc_gcp_billing_data_12months.csv');
+    const downloadEvent = page.waitForEvent('download', { timeout: 30_000 });
+    const clickedAt = Date.now();
+    await dialog.getByRole('button', { name: 'Download' }).click();
+    const download = await downloadEvent;
+    t.equal(download.suggestedFilename(), 'cc_gcp_billing_data_12months.csv');
+    await dialog.waitFor({ state: 'hidden', timeout: 5_000 });
+    const closedAfter = Date.now() - clickedAt;
+    t.ok(closedAfter >= 900, `the dialog closes about 1 s after the click (${closedAfter} ms)`);
+    const csv = await readFile((await download.path()) as string, 'utf8');
+
+    const token = await login(app, 'alice@acme.example');
+    const q = new URLSearchParams({ billing_account_id: ACME.billingAccountId, provider: 'gcp', period: '12months', timezone: 'US/Pacific' });
+    const res = await app.inject({ method: 'POST', url: `/v2/billing/details/chart/acme-corp/export?${q}`, headers: bearer(token), payload: { services: [] } });
+    t.equal(res.statusCode, 200);
+    const answer = res.json() as { headers: string[]; rows: string[][] };
+    t.ok(answer.rows.length > 0, `export has rows (${answer.rows.length})`);
+    const lines = csv.trimEnd().split('\r\n');
+    t.equal(lines.length, answer.rows.length + 1, 'header line plus one line per row');
+    t.equal(lines[0], answer.headers.join(','), 'header line is the answer headers');
+    const quote = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+    t.same(lines.slice(1), answer.rows.map((r) => r.map(quote).join(',')), 'every row as answered');
+  });
+
+  t.test('victor (customerViewer): only the project-label view, filtered', async (t) => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
+    t.teardown(() => context.close());
+    const page = await context.newPage();
+    const first = chartAnswer(page, /\/v2\/billing\/project\/labels\/chart\/acme-corp\?/);
+    await signIn(page, base, 'victor@acme.example');
+    const answer = await first;
+    t.same(answer.request().postDataJSON(), { project_label: 'team' }, "the viewer's filter key is the project label");
+    const chart = (await answer.json()) as ChartAnswer;
+    t.same(chart.keys, ['analytics'], 'only the label value of the filter');
+    await chartDrawn(page);
+    t.same(await page.getByRole('tab').allInnerTexts(), ['Total with Project Label', 'Project Labels with Project']);
+    for (const name of ['Viewers', 'Alerts', 'Export']) {
+      t.equal(await page.getByRole('button', { name, exact: true }).count(), 0, `no ${name} icon`);
+    }
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/billing-victor.png`, fullPage: true });
+
+    const drawer = await openSettings(page);
+    t.ok(await drawer.getByLabel('Provider').isDisabled(), 'a viewer cannot pick the provider');
+    t.ok(await drawer.getByLabel('Group by').isDisabled(), 'nor the grouping');
+    t.equal(await drawer.getByLabel('Group by').inputValue(), 'projectLabel');
+    await page.waitForTimeout(800);
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/billing-victor-settings.png` });
+    await drawer.getByRole('button', { name: 'Cancel' }).click();
+
+    const next = chartAnswer(page, /\/v2\/billing\/project\/labels\/details\/chart\/acme-corp\?/);
+    await page.getByRole('tab', { name: 'Project Labels with Project' }).click();
+    const details = (await (await next).json()) as ChartAnswer;
+    const projects = new Set((details.series ?? []).map((s) => s.project_id).filter(Boolean));
+    t.ok(projects.size > 0 && [...projects].every((p) => String(p).includes('analytics')), `only analytics projects: ${[...projects].join(', ')}`);
+    await chartDrawn(page);
+  });
+
+  t.test('bob: a customer without a billing account', async (t) => {
+    const context = await browser.newContext();
+    t.teardown(() => context.close());
+    const page = await context.newPage();
+    await signIn(page, base, 'bob@initech.example');
+    await page.getByText('Missing Billing Account. Please contact your system administrator.').waitFor();
+    t.pass('the missing-billing-account state shows');
+  });
+});
