@@ -3,7 +3,12 @@ import { addDays, addMonths, billingToday } from '@cc/shared/time.ts';
 import { gcpGeneratedSource, generatedRowsForDay } from '../../workers/src/adapters/billing/gcp-generator.ts';
 import { defaultWindow } from '../../workers/src/adapters/billing/index.ts';
 import { runIngest } from '../../workers/src/billing/ingest.ts';
+import { readFile } from 'node:fs/promises';
+import { parse } from 'csv-parse/sync';
+import { focusCsvSource } from '../../workers/src/adapters/billing/focus-csv.ts';
 import { build, login, bearer } from '../helper.ts';
+
+const FOCUS_SAMPLE = new URL('../../../shared/data/focus-1.0/focus_sample.csv', import.meta.url).pathname;
 
 // Seeded: acme-corp (EUR, Tier Discount) with two accounts; globex (USD, Set Discount 5); initech without account.
 const ACME = { customerId: 'acme-corp', billingAccountId: '01A2B3-C4D5E6-F7A8B9', currency: 'EUR' };
@@ -259,4 +264,33 @@ t.test('billing api over 13 months of generated spend', async (t) => {
     t.equal(noLabel.statusCode, 400);
     t.match(noLabel.json().detail, /project_label: This field is required/);
   });
+});
+
+t.test('FOCUS sample through the api: per-provider totals exact, Set Discount months', async (t) => {
+  const app = await build(t);
+  await runIngest({ pool: app.env.pool, customerId: 'globex', billingAccountId: GLOBEX_ACCOUNT, sourceKind: 'focus-file', source: focusCsvSource(FOCUS_SAMPLE), fileName: 'focus.csv' });
+  const records = parse(await readFile(FOCUS_SAMPLE), { columns: true }) as Record<string, string>[];
+  const provider: Record<string, string> = { AWS: 'aws', Microsoft: 'azure', Oracle: 'oracle' };
+  const want = new Map<string, bigint>();
+  for (const r of records) want.set(provider[r.ProviderName], (want.get(provider[r.ProviderName]) ?? 0n) + units(r.BilledCost));
+  const alice = bearer(await login(app, 'alice@acme.example'));
+  const q = { billing_account_id: GLOBEX_ACCOUNT, period: 'CustomizedPeriod', start_date: '2024-08-01', end_date: '2024-09-30', top: '0' };
+  for (const p of ['aws', 'azure', 'all']) {
+    const res = await app.inject({ method: 'POST', url: '/v2/billing/aggregated/by_service/chart/globex', query: { ...q, provider: p }, payload: { services: [] }, headers: alice });
+    t.equal(res.statusCode, 200);
+    const body = res.json();
+    const expected = p === 'all' ? [...want.values()].reduce((a, b) => a + b, 0n) : want.get(p)!;
+    t.equal(body.summary.custom, money(expected), `provider ${p}`);
+    t.equal(body.currency, 'USD');
+    if (p === 'all') {
+      const sept = body.months.find((m: { month: string }) => m.month === '2024-09');
+      t.equal(sept.discount, '5');
+      // September in US/Pacific (PDT, UTC-7) starts at 07:00 UTC on the 1st.
+      const exact = records.filter((r) => r.ChargePeriodStart >= '2024-09-01 07:00:00').reduce((a, r) => a + units(r.BilledCost), 0n);
+      t.equal(sept.monthly_spend, money(exact));
+      t.equal(sept.discounted_spend, money(exact - (exact * 5n) / 100n));
+    }
+  }
+  const settings = (await app.inject({ method: 'GET', url: '/v2/billing/settings/globex', headers: alice })).json();
+  t.same(settings.providers, ['aws', 'azure', 'oracle'], 'other FOCUS producers are listed by name');
 });
