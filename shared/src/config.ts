@@ -73,6 +73,19 @@ export const SETTINGS = {
   OIDC_ISSUER: setting(str, '', 'issuer URL of the real OpenID provider (default: the local one at PUBLIC_URL/oidc)'),
   OIDC_CLIENT_ID: setting(str, 'commandcenter', 'OpenID client id'),
   OIDC_CLIENT_SECRET: setting(str, 'commandcenter-local-secret', 'OpenID client secret'),
+  TICKETS: setting(oneOf('local', 'jira'), 'local', 'ticket system of record: local (tickets kept in PostgreSQL) or jira (Jira Cloud REST v3)'),
+  JIRA_SITE: setting(str, '', 'Jira Cloud site, e.g. https://example.atlassian.net (TICKETS=jira)'),
+  JIRA_EMAIL: setting(str, '', 'e-mail of the Jira account the portal acts as (Basic auth with JIRA_API_TOKEN)'),
+  JIRA_API_TOKEN: setting(str, '', 'API token of that Jira account'),
+  JIRA_PROJECT: setting(str, 'MSP', 'key of the Jira project tickets are created in (also the local ticket keys)'),
+  JIRA_ISSUE_TYPE: setting(str, 'Task', 'issue type of new tickets'),
+  JIRA_PRIORITIES: setting(str, 'P1=Highest,P2=High,P3=Medium,P4=Low', 'Jira priority name of each portal priority'),
+  JIRA_SATISFACTION_FIELD: setting(str, '', 'id of the Jira number custom field holding customer satisfaction (e.g. customfield_10050); empty = not written'),
+  JIRA_WEBHOOK_SECRET: setting(str, '', 'secret of the Jira webhook (X-Hub-Signature HMAC); empty = webhook refused'),
+  ATTACHMENT_STORE: setting(oneOf('local', 'gcs'), 'local', 'where ticket attachments are kept: local disk (ATTACHMENT_DIR) or Google Cloud Storage'),
+  ATTACHMENT_DIR: setting(str, 'var/attachments', 'directory of ticket attachments (ATTACHMENT_STORE=local)'),
+  ATTACHMENT_BUCKET: setting(str, '', 'Google Cloud Storage bucket of ticket attachments (ATTACHMENT_STORE=gcs)'),
+  UPLOAD_URL_TTL_SECONDS: setting(int(30, 86400), '900', 'how long a signed attachment upload URL stays valid'),
   MAIL: setting(oneOf('local', 'real'), 'local', 'local: in-process SMTP server storing mail in PostgreSQL; real: SMTP_URL'),
   SMTP_URL: setting(url('smtp:', 'smtps:'), 'smtp://127.0.0.1:2525', 'SMTP server the notify queue sends through'),
   LOCAL_SMTP_PORT: setting(int(0, 65535), '2525', 'port of the local SMTP server (MAIL=local)'),
@@ -98,6 +111,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError('JWT_SECRET must be set in production');
   }
   if (config.OIDC === 'real' && !config.OIDC_ISSUER) throw new ConfigError('OIDC_ISSUER is required when OIDC=real');
+  if (config.TICKETS === 'jira') {
+    for (const name of ['JIRA_SITE', 'JIRA_EMAIL', 'JIRA_API_TOKEN'] as const) {
+      if (!config[name]) throw new ConfigError(`${name} is required when TICKETS=jira`);
+    }
+  }
   return config;
 }
 

@@ -1,5 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { attachmentStoreFromConfig, uploadSigningKey } from '../../attachments/store.ts';
+import { ticketReads } from './read.ts';
+import { ticketWrites } from './write.ts';
+import { ticketAttachments } from './attachments.ts';
+import webhook from './webhook.ts';
 
-/** Tickets and Jira (spec 000 §7 Tickets). */
-const routes: FastifyPluginAsyncTypebox = async () => {};
+/** Tickets and Jira (spec 000 §7 Tickets); the route list and policies are in schemas/tickets.ts. */
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  const store = attachmentStoreFromConfig(app.config);
+  await app.register(ticketReads(store));
+  await app.register(ticketWrites(store));
+  await app.register(ticketAttachments(store, uploadSigningKey(app.config)));
+  await app.register(webhook);
+};
 export default routes;

@@ -1,0 +1,74 @@
+/**
+ * Port of the ticket system of record: Jira Cloud (workers/src/adapters/jira/cloud.ts) or the local ticket
+ * system in PostgreSQL (workers/src/adapters/jira/local.ts). Only the ticket-sync job calls it; the screens read
+ * the local `ticket` rows it keeps current.
+ *
+ * Every write is safe to repeat after a crash between "done there" and "recorded here": issues are found again by
+ * their label, comments by their marker, attachments by their (unique) file name.
+ */
+import type { TicketPriority } from '../tickets/rules.ts';
+
+export interface RemoteAttachment {
+  id: string;
+  filename: string;
+  mimeType: string;
+  size: number;
+  created: string;
+}
+
+export interface RemoteIssue {
+  key: string;
+  summary: string;
+  description: string;
+  /** Status name as the system names it (the portal's names: Open, In Progress, Resolved, Closed, Cancel). */
+  status: string;
+  /** The portal priority, or null when the system holds one the portal does not map. */
+  priority: TicketPriority | null;
+  assignee: string | null;
+  labels: string[];
+  satisfaction: number | null;
+  created: string;
+  updated: string;
+  attachments: RemoteAttachment[];
+}
+
+export interface RemoteComment {
+  id: string;
+  body: string;
+  author: string;
+  created: string;
+  /** The portal's id of the comment when the portal wrote it; null for comments written in the system itself. */
+  marker: string | null;
+}
+
+export interface NewIssue {
+  summary: string;
+  description: string;
+  priority: TicketPriority;
+  labels: string[];
+}
+
+export interface TicketSystem {
+  readonly name: 'jira' | 'local';
+  /** The issue carrying `label`, if any (check-before-create). */
+  findIssueByLabel(label: string): Promise<RemoteIssue | null>;
+  createIssue(issue: NewIssue): Promise<{ key: string }>;
+  getIssue(key: string): Promise<RemoteIssue | null>;
+  /** Issues updated at or after `since`, oldest first, page by page. */
+  searchUpdatedSince(since: Date): AsyncGenerator<RemoteIssue>;
+  listComments(key: string): Promise<RemoteComment[]>;
+  addComment(key: string, comment: { body: string; marker: string }): Promise<RemoteComment>;
+  /** Moves the issue to `status` (no-op when it is there already). */
+  transitionTo(key: string, status: string): Promise<void>;
+  setPriority(key: string, priority: TicketPriority): Promise<void>;
+  setSatisfaction(key: string, score: number): Promise<void>;
+  addAttachment(key: string, file: { filename: string; mimeType: string; content: Buffer }): Promise<RemoteAttachment>;
+  deleteAttachment(id: string): Promise<void>;
+}
+
+/** The label that ties a Jira issue to the portal's ticket id (check-before-create on retried creates). */
+export const ticketLabel = (ticketId: string) => `cc-${ticketId}`;
+export const ticketIdFromLabels = (labels: string[]): string | null => {
+  const l = labels.find((x) => /^cc-[0-9a-f-]{36}$/.test(x));
+  return l ? l.slice(3) : null;
+};

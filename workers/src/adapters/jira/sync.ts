@@ -1,0 +1,201 @@
+/**
+ * Keeps the system of record (Jira or the local ticket system) and the local `ticket` rows in step.
+ * - syncTicket: pushes one ticket's waiting writes. Safe to run twice or concurrently: a per-ticket advisory lock
+ *   serialises runs, and every remote write is found again before it is repeated (issue label, comment marker,
+ *   attachment file name), so a crash between "written there" and "recorded here" never duplicates anything.
+ * - pullChanges / pullIssue: reads what changed there (engineers' comments, status, priority, assignee).
+ */
+import { randomUUID } from 'node:crypto';
+import type { Pool } from '@cc/shared/db/pool.ts';
+import {
+  applyRemoteIssue,
+  attachmentsToSync,
+  findTicketById,
+  findTicketByJiraKey,
+  insertRemoteComment,
+  markAttachmentSynced,
+  markCommentSynced,
+  markCreated,
+  markSynced,
+  pendingComments,
+  readCursor,
+  unsyncedTicketIds,
+  writeCursor,
+} from '@cc/shared/db/tickets.ts';
+import type { AttachmentStore } from '@cc/shared/ports/attachment-store.ts';
+import { displayName } from '@cc/shared/ports/attachment-store.ts';
+import { ticketIdFromLabels, ticketLabel, type RemoteIssue, type TicketSystem } from '@cc/shared/ports/ticket-system.ts';
+import { SATISFACTION_SCALE, TICKET_STATUSES, isTicketPriority } from '@cc/shared/tickets/rules.ts';
+
+export interface TicketSyncDeps {
+  pool: Pool;
+  system: TicketSystem;
+  store: AttachmentStore;
+}
+
+const PULL_CURSOR = 'pull';
+/** Re-read this much before the cursor: `updated` has minute precision in JQL, and clocks differ. */
+const PULL_OVERLAP_MS = 2 * 60_000;
+const FIRST_PULL_LOOKBACK_MS = 24 * 3600_000;
+
+async function withTicketLock<T>(pool: Pool, ticketId: string, fn: () => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock(hashtext($1))', [`ticket-sync:${ticketId}`]);
+    try {
+      return await fn();
+    } finally {
+      await client.query('SELECT pg_advisory_unlock(hashtext($1))', [`ticket-sync:${ticketId}`]);
+    }
+  } finally {
+    client.release();
+  }
+}
+
+export interface SyncResult {
+  key: string | null;
+  created: boolean;
+  comments: number;
+  attachments: number;
+  fields: boolean;
+}
+
+export function syncTicket(deps: TicketSyncDeps, ticketId: string): Promise<SyncResult | { skipped: string }> {
+  return withTicketLock(deps.pool, ticketId, async () => {
+    const { pool, system, store } = deps;
+    const t = await findTicketById(pool, ticketId);
+    if (!t) return { skipped: 'no such ticket' };
+    const result: SyncResult = { key: t.jira_key, created: false, comments: 0, attachments: 0, fields: false };
+
+    let key = t.jira_key;
+    if (!key) {
+      const existing = await system.findIssueByLabel(ticketLabel(t.id));
+      if (existing) key = existing.key;
+      else {
+        key = (
+          await system.createIssue({
+            summary: t.summary,
+            description: `${t.description}\n\nRaised by ${t.created_by} for ${t.customer_name} in CommandCenter.`,
+            priority: isTicketPriority(t.priority) ? t.priority : 'P3',
+            labels: [ticketLabel(t.id), `cc-customer-${t.customer_id}`],
+          })
+        ).key;
+        result.created = true;
+      }
+      await markCreated(pool, t.id, key);
+      result.key = key;
+    }
+
+    const comments = await pendingComments(pool, t.id);
+    const wantSatisfactionComment = t.satisfaction_score !== null;
+    if (comments.length || wantSatisfactionComment) {
+      const remote = new Map((await system.listComments(key)).filter((c) => c.marker).map((c) => [c.marker, c]));
+      for (const c of comments) {
+        const done = remote.get(c.id) ?? (await system.addComment(key, { body: `${c.author} wrote:\n${c.message}`, marker: c.id }));
+        await markCommentSynced(pool, c.id, done.id);
+        result.comments++;
+      }
+      const marker = `satisfaction-${t.id}`;
+      if (wantSatisfactionComment && !remote.has(marker)) {
+        const label = SATISFACTION_SCALE[t.satisfaction_score!] ?? '';
+        await system.addComment(key, { body: `Customer satisfaction: ${t.satisfaction_score} (${label}) from ${t.satisfaction_by}\n${t.satisfaction_message ?? ''}`, marker });
+      }
+    }
+
+    const { add, remove } = await attachmentsToSync(pool, t.id);
+    if (add.length || remove.length) {
+      const there = (await system.getIssue(key))?.attachments ?? [];
+      for (const a of add) {
+        let done = there.find((x) => x.filename === a.stored_name);
+        if (!done) {
+          const content = await store.get(a.stored_name);
+          if (!content) throw new Error(`attachment ${a.id} (${a.stored_name}) is missing from the attachment store`);
+          done = await system.addAttachment(key, { filename: a.stored_name, mimeType: a.mime_type, content });
+        }
+        await markAttachmentSynced(pool, a.id, done.id);
+        result.attachments++;
+      }
+      for (const r of remove) {
+        const id = r.jira_attachment_id ?? there.find((x) => x.filename === r.stored_name)?.id;
+        if (id) await system.deleteAttachment(id);
+        await markAttachmentSynced(pool, r.id, null);
+        result.attachments++;
+      }
+    }
+
+    if (t.synced_version < t.local_version) {
+      const remote = await system.getIssue(key);
+      if (!remote) throw new Error(`issue ${key} of ticket ${t.id} no longer exists in ${system.name}`);
+      if (remote.status !== t.status) await system.transitionTo(key, t.status);
+      if (remote.priority !== t.priority && isTicketPriority(t.priority)) await system.setPriority(key, t.priority);
+      if (t.satisfaction_score !== null && remote.satisfaction !== t.satisfaction_score) await system.setSatisfaction(key, t.satisfaction_score);
+      result.fields = true;
+    }
+    await markSynced(pool, t.id, t.local_version);
+    return result;
+  });
+}
+
+/** Applies one issue as the system of record has it to its local ticket (if the portal knows it). */
+export async function applyIssue(deps: TicketSyncDeps, issue: RemoteIssue): Promise<{ ticket: string | null; comments: number }> {
+  const { pool, system } = deps;
+  let t = await findTicketByJiraKey(pool, issue.key);
+  if (!t) {
+    // created by a run that crashed before recording the key
+    const id = ticketIdFromLabels(issue.labels);
+    t = id ? await findTicketById(pool, id) : null;
+    if (!t) return { ticket: null, comments: 0 };
+    await markCreated(pool, t.id, issue.key);
+  }
+  const updated = issue.updated ? new Date(issue.updated) : new Date();
+  await applyRemoteIssue(
+    pool,
+    t.id,
+    { key: issue.key, status: issue.status, priority: issue.priority, assignee: issue.assignee, satisfaction: issue.satisfaction, updated: updated.toISOString() },
+    TICKET_STATUSES,
+  );
+  let comments = 0;
+  for (const c of await system.listComments(issue.key)) {
+    if (c.marker) continue; // written by the portal: already a local comment
+    const inserted = await insertRemoteComment(pool, {
+      id: randomUUID(),
+      ticket_id: t.id,
+      message: c.body,
+      author: c.author,
+      created: c.created,
+      jira_comment_id: c.id,
+    });
+    if (inserted) comments++;
+  }
+  return { ticket: t.id, comments };
+}
+
+export async function pullIssue(deps: TicketSyncDeps, key: string) {
+  const issue = await deps.system.getIssue(key);
+  if (!issue) return { skipped: `issue ${key} not found` };
+  return applyIssue(deps, issue);
+}
+
+/** Issues updated since the last pull, then the local writes still waiting (a lost enqueue, an old failure). */
+export async function pullChanges(deps: TicketSyncDeps, now = new Date()): Promise<{ issues: number; comments: number; caught_up: number }> {
+  const cursor = (await readCursor(deps.pool, PULL_CURSOR)) ?? new Date(now.getTime() - FIRST_PULL_LOOKBACK_MS);
+  let latest = cursor;
+  let issues = 0;
+  let comments = 0;
+  for await (const issue of deps.system.searchUpdatedSince(new Date(cursor.getTime() - PULL_OVERLAP_MS))) {
+    const applied = await applyIssue(deps, issue);
+    if (applied.ticket) issues++;
+    comments += applied.comments;
+    const u = new Date(issue.updated);
+    if (!Number.isNaN(u.getTime()) && u > latest) latest = u;
+  }
+  await writeCursor(deps.pool, PULL_CURSOR, latest);
+  let caughtUp = 0;
+  for (const id of await unsyncedTicketIds(deps.pool, 60)) {
+    await syncTicket(deps, id);
+    caughtUp++;
+  }
+  return { issues, comments, caught_up: caughtUp };
+}
+
+export { displayName };
