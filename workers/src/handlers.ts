@@ -11,8 +11,6 @@ import { ticketSyncHandler } from './jobs/ticket-sync.ts';
 import type { BillingSourceDeps } from './adapters/billing/index.ts';
 import type { TicketSystem } from '@cc/shared/ports/ticket-system.ts';
 import type { AttachmentStore } from '@cc/shared/ports/attachment-store.ts';
-import type { TicketSystem } from '@cc/shared/ports/ticket-system.ts';
-import type { AttachmentStore } from '@cc/shared/ports/attachment-store.ts';
 import type { Enqueue } from './worker-host.ts';
 import type { BillingCache } from './billing/cache.ts';
 
@@ -28,10 +26,6 @@ export interface WorkerDeps {
   enqueue?: Enqueue;
   /** PUBLIC_URL: the address links in e-mails point at. */
   publicUrl?: string;
-  /** Ticket system of record (Jira Cloud or local; default: the local one). */
-  ticketSystem?: TicketSystem;
-  /** Where ticket attachment bytes are read from (default: var/attachments). */
-  attachmentStore?: AttachmentStore;
   /** Ticket system of record (Jira Cloud or local; default: the local one). */
   ticketSystem?: TicketSystem;
   /** Where ticket attachment bytes are read from (default: var/attachments). */
