@@ -1,8 +1,13 @@
 import { InputError } from './input-error.ts';
 
+// Letters that Unicode does not decompose into a base letter plus accent.
+const FOLD: Record<string, string> = { ø: 'o', æ: 'ae', œ: 'oe', ß: 'ss', đ: 'd', ł: 'l', þ: 'th' };
+
 /** An entity's id from its name: lower-case words joined by hyphens ('Nordic Group' → 'nordic-group'). */
 export function entityIdFrom(name: string): string {
   const id = name
+    .toLowerCase()
+    .replace(/[øæœßđłþ]/g, (c) => FOLD[c]!)
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
