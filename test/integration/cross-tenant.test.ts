@@ -20,6 +20,13 @@ const OTHER = 'initech';
 const PROBE_VALUES: Record<string, string> = {
   // customer lists: a real list name, so only the guard can refuse it
   list: 'users',
+  // anomalies: a well-formed request, so only the guard can refuse it
+  billing_account_id: '01A2B3-C4D5E6-F7A8B9',
+  date: '2026-01-15',
+  minimum_anomaly_threshold: '20',
+  minimum_value_toggled_anomaly: '10',
+  // viewers: a viewer of acme-corp
+  user: 'victor@acme.example',
 };
 
 function requestFor(route: RegisteredRoute, customer: string) {
