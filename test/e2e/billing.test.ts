@@ -142,11 +142,15 @@ t.test('billing dashboard', async (t) => {
     await page.waitForTimeout(800); // the drawer slides in
     await page.screenshot({ path: `${SCREENSHOT_DIR}/billing-alice-settings.png` });
     await drawer.getByLabel('Date range').selectOption('30days');
+    t.equal(await page.getByRole('table', { name: 'Previous months discount' }).count(), 0, 'no earlier months without Historical data');
+    await drawer.getByLabel('Historical data').check();
     next = chartAnswer(page, /\/v2\/billing\/details\/chart\/acme-corp\?.*period=30days/);
     await drawer.getByRole('button', { name: 'Save' }).click();
     const thirty = (await (await next).json()) as ChartAnswer;
     t.equal(thirty.data.length, 30, '30 daily bars');
     await chartDrawn(page);
+    await page.getByRole('table', { name: 'Previous months discount' }).waitFor();
+    t.pass('Historical data lists the earlier months of the discount summary');
     t.match(await sideNote(page).innerText(), `${addDays(today, -30)} - ${to}`, 'side note follows the period');
     await page.screenshot({ path: `${SCREENSHOT_DIR}/billing-alice-30days.png`, fullPage: true });
 
@@ -260,6 +264,24 @@ t.test('billing dashboard', async (t) => {
     const projects = new Set((details.series ?? []).map((s) => s.project_id).filter(Boolean));
     t.ok(projects.size > 0 && [...projects].every((p) => String(p).includes('analytics')), `only analytics projects: ${[...projects].join(', ')}`);
     await chartDrawn(page);
+  });
+
+  t.test('alice on globex: no spend yet shows the placeholder; settings are per customer', async (t) => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    t.teardown(() => context.close());
+    const page = await context.newPage();
+    await signIn(page, base, 'alice@acme.example');
+    await page.getByRole('tab', { name: 'Total' }).waitFor();
+    const drawer = await openSettings(page);
+    await drawer.getByLabel('Date range').selectOption('7days');
+    await drawer.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('combobox', { name: 'Customer' }).selectOption({ label: 'Globex Corporation' });
+    await page.getByTestId('chart-placeholder').getByText('No spend in the selected period').waitFor({ timeout: 30_000 });
+    t.pass('empty chart area shows the placeholder');
+    const note = await page.locator('dl[aria-label="Billing period"]').innerText();
+    t.match(note, /USD/, "globex's currency");
+    t.match(note, `${twelveMonthsFrom} - ${to}`, "globex keeps its own (default) settings, not acme's 7 days");
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/billing-globex-empty.png`, fullPage: true });
   });
 
   t.test('bob: a customer without a billing account', async (t) => {

@@ -36,7 +36,7 @@ export function MultiSelect({ label, options, value, onChange, placeholder = 'Al
         {label}
       </span>
       <ActionMenu>
-        <ActionMenu.Button id={`${id}-button`} aria-labelledby={`${id}-label ${id}-button`} disabled={disabled} className={styles.multiButton}>
+        <ActionMenu.Button id={`${id}-button`} aria-labelledby={`${id}-label ${id}-button`} disabled={disabled} alignContent="start" className={styles.multiButton}>
           {summary}
         </ActionMenu.Button>
         <ActionMenu.Overlay width="medium" maxHeight="large" overflow="auto">

@@ -89,6 +89,24 @@ export function withProvider(s: DashboardSettings, provider: Provider): Dashboar
   return provider === s.provider ? s : { ...s, provider, groupBy: 'serviceAndProject' };
 }
 
+export interface SettingsRules {
+  /** customerViewer: only the project-label view, no provider choice (spec 000 §6). */
+  viewer: boolean;
+  /** gcp_*: the provider (and then group by) may be chosen. */
+  canPickProvider: boolean;
+  /** The viewer's filter label key for this customer, their default project label. */
+  viewerLabel: string;
+}
+
+/** The settings the dashboard draws with: the saved ones bent to what the user may see. */
+export function effectiveSettings(s: DashboardSettings, rules: SettingsRules): DashboardSettings {
+  if (rules.viewer) return { ...s, provider: 'gcp', groupBy: 'projectLabel', projectLabel: s.projectLabel || rules.viewerLabel };
+  if (!rules.canPickProvider) return { ...s, provider: 'gcp', groupBy: 'serviceAndProject' };
+  // Group by other than Service exists only for gcp (spec 000 §6).
+  if (s.provider !== 'gcp' && s.groupBy !== 'serviceAndProject') return { ...s, groupBy: 'serviceAndProject' };
+  return s;
+}
+
 const storageKey = (customerId: string) => `cc.billing.settings.${customerId}`;
 
 const oneOf = <T>(list: readonly T[], v: unknown, fallback: T): T => (list.includes(v as T) ? (v as T) : fallback);

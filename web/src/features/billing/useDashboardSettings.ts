@@ -1,23 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
-import { defaultSettings, loadSettings, saveSettings, type DashboardSettings, type SavedBillingSettings } from './settings.ts';
-
-export interface SettingsRules {
-  /** customerViewer: only the project-label view, no provider choice (spec 000 §6). */
-  viewer: boolean;
-  /** gcp_*: the provider (and then group by) may be chosen. */
-  canPickProvider: boolean;
-  /** The viewer's filter label key for this customer, their default project label. */
-  viewerLabel: string;
-}
-
-/** The settings the dashboard draws with: the saved ones bent to what the user may see. */
-export function effectiveSettings(s: DashboardSettings, rules: SettingsRules): DashboardSettings {
-  if (rules.viewer) return { ...s, provider: 'gcp', groupBy: 'projectLabel', projectLabel: s.projectLabel || rules.viewerLabel };
-  if (!rules.canPickProvider) return { ...s, provider: 'gcp', groupBy: 'serviceAndProject' };
-  // Group by other than Service exists only for gcp (spec 000 §6).
-  if (s.provider !== 'gcp' && s.groupBy !== 'serviceAndProject') return { ...s, groupBy: 'serviceAndProject' };
-  return s;
-}
+import { defaultSettings, effectiveSettings, loadSettings, saveSettings, type SavedBillingSettings, type SettingsRules } from './settings.ts';
 
 function applyRules(v: SavedBillingSettings, rules: SettingsRules): SavedBillingSettings {
   return { ...v, settings: effectiveSettings(v.settings, rules) };

@@ -1,0 +1,95 @@
+/** The dashboard's pure rules: money display, CSV, file name, period labels, settings, tabs, chart figure. */
+import t from 'tap';
+import { buildFigure, barWidth, GREY, showsTotalLabel } from './chart-figure.ts';
+import { exportFileName, exportRange, formatMoney, pacificClock, rangeLabel, toCsv } from './format.ts';
+import { defaultSettings, effectiveSettings, validateSettings, withProvider } from './settings.ts';
+import { tabsFor } from './tabs.ts';
+import type { ChartPayload } from './types.ts';
+
+t.test('formatMoney: English style, 2 decimals, exact on the string', async (t) => {
+  t.equal(formatMoney('1234567.5'), '1,234,567.50');
+  t.equal(formatMoney('0'), '0.00');
+  t.equal(formatMoney('999.995'), '1,000.00', 'half rounds away from zero, carrying');
+  t.equal(formatMoney('-3.074'), '-3.07');
+  t.equal(formatMoney('-0.001'), '0.00', 'no negative zero');
+  t.equal(formatMoney('12345678901234567890.125'), '12,345,678,901,234,567,890.13', 'beyond float precision');
+  t.equal(formatMoney(''), '');
+});
+
+t.test('export file: name pattern and RFC 4180 CSV', async (t) => {
+  t.equal(exportFileName('gcp', exportRange({ selectedDate: '12months', startDate: '', endDate: '' })), 'cc_gcp_billing_data_12months.csv');
+  t.equal(exportRange({ selectedDate: 'CustomizedPeriod', startDate: '2026-01-01', endDate: '2026-01-31' }), '2026-01-01_2026-01-31');
+  t.equal(toCsv(['a', 'b'], [['1,5', 'say "hi"'], ['x', 'y']]), 'a,b\r\n"1,5","say ""hi"""\r\nx,y\r\n');
+});
+
+t.test('period labels follow spec 001 §9 in US/Pacific', async (t) => {
+  // 2026-03-15 10:00 UTC is 2026-03-15 03:00 in Los Angeles.
+  const now = Date.UTC(2026, 2, 15, 10, 0);
+  t.equal(rangeLabel({ selectedDate: '7days', startDate: '', endDate: '' }, now), '2026-03-08 - 2026-03-14');
+  t.equal(rangeLabel({ selectedDate: '30days', startDate: '', endDate: '' }, now), '2026-02-13 - 2026-03-14');
+  t.equal(rangeLabel({ selectedDate: '12months', startDate: '', endDate: '' }, now), '2025-04-01 - 2026-03-14');
+  t.equal(rangeLabel({ selectedDate: 'CustomizedPeriod', startDate: '2026-01-02', endDate: '2026-01-09' }, now), '2026-01-02 - 2026-01-09');
+  // 2026-03-15 05:00 UTC is still 2026-03-14 in Los Angeles.
+  t.equal(pacificClock(Date.UTC(2026, 2, 15, 5, 7)), '2026/03/14 22:07');
+});
+
+t.test('settings: defaults, validation, provider reset, viewer rules', async (t) => {
+  const d = defaultSettings(Date.UTC(2026, 2, 15, 10));
+  t.match(d, { settings: { provider: 'gcp', groupBy: 'serviceAndProject', selectedDate: '12months', services: [] }, selected: { top: 10, showSpendSum: true } });
+  t.same(validateSettings(d.settings), {});
+  t.same(validateSettings({ ...d.settings, groupBy: 'projectLabel' }), { projectLabel: 'This field is required' });
+  t.same(validateSettings({ ...d.settings, groupBy: 'resourceLabel' }), { resourceLabel: 'This field is required' });
+  t.same(validateSettings({ ...d.settings, selectedDate: 'CustomizedPeriod', startDate: '', endDate: '2026-13-01' }), {
+    startDate: 'This field is required',
+    endDate: 'Use the format yyyy-MM-dd',
+  });
+  t.ok(validateSettings({ ...d.settings, selectedDate: 'CustomizedPeriod', startDate: '2026-02-02', endDate: '2026-02-01' }).endDate);
+
+  const labelled = { ...d.settings, groupBy: 'projectLabel' as const, projectLabel: 'team' };
+  t.equal(withProvider(labelled, 'aws').groupBy, 'serviceAndProject', 'provider change resets group by');
+  t.equal(withProvider(labelled, 'gcp'), labelled, 'same provider: unchanged');
+
+  const viewer = effectiveSettings({ ...d.settings, provider: 'aws' }, { viewer: true, canPickProvider: false, viewerLabel: 'team' });
+  t.match(viewer, { provider: 'gcp', groupBy: 'projectLabel', projectLabel: 'team' }, 'a viewer sees the project-label view of gcp');
+  t.equal(effectiveSettings({ ...labelled, provider: 'azure' }, { viewer: false, canPickProvider: true, viewerLabel: '' }).groupBy, 'serviceAndProject');
+});
+
+t.test('tabs per group by', async (t) => {
+  const labels = (g: Parameters<typeof tabsFor>[0], p: Parameters<typeof tabsFor>[1]) => tabsFor(g, p).map((x) => x.label);
+  t.same(labels('serviceAndProject', 'gcp'), ['Total', 'Project with Service']);
+  t.same(labels('serviceAndProject', 'aws'), ['Total']);
+  t.same(labels('projectLabel', 'gcp'), ['Total with Project Label', 'Project Labels with Project']);
+  t.same(labels('resourceLabel', 'gcp'), ['Total with Resource Label', 'Resource Labels with Project']);
+});
+
+t.test('chart figure: colours with grey fallback, total-label rule, 0-decimal axis', async (t) => {
+  const payload: ChartPayload = {
+    keys: ['BigQuery', 'Others'],
+    data: [
+      { date: '2026-01', values: { BigQuery: 10, Others: 2.5 }, total: '12.50' },
+      { date: '2026-02', values: { BigQuery: 0.4 }, total: '0.40' },
+      { date: '2026-03', values: {}, total: '0.00' },
+      { date: '2026-04', values: {}, total: '5.00' },
+    ],
+    colors: { BigQuery: '#1f77b4' },
+    max_value: 12.5,
+    summary: { custom: '17.90', month_to_date: '0.00', previous_month: '0.40' },
+  };
+  t.equal(barWidth(400, 4), 70);
+  const wide = buildFigure(payload, 400, 'EUR');
+  t.same(
+    wide.data.map((d) => (d as { marker: { color: string } }).marker.color),
+    ['#1f77b4', GREY],
+  );
+  t.same(
+    (wide.layout.annotations ?? []).map((a) => a.text),
+    ['12.50'],
+    'only bars with a total of at least 1 and at least one series value',
+  );
+  t.equal(wide.layout.barmode, 'stack');
+  t.equal(wide.layout.bargap, 0.3);
+  t.equal((wide.layout.yaxis as { tickformat: string }).tickformat, ',.0f');
+  t.same(buildFigure(payload, 100, 'EUR').layout.annotations, [], 'bars under 18 px wide get no total label');
+  t.notOk(showsTotalLabel(payload.data[0], 17.9));
+  t.ok(showsTotalLabel(payload.data[0], 18));
+});
