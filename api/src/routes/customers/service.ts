@@ -2,16 +2,16 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { findCustomerRecord } from '@cc/shared/db/customers-write.ts';
 import { InputError } from '@cc/shared/admin/input-error.ts';
 import { parseProjectIds, serviceAccountScript } from '@cc/shared/admin/service-script.ts';
-import { localCloudProjects } from '@cc/shared/admin/cloud-projects-local.ts';
 import { CustomerParams, ScriptAnswer, ScriptRequest, ServiceAccessAnswer } from '../../schemas/admin.ts';
 import { withErrors } from '../../schemas/common.ts';
 import { errors } from '../../errors.ts';
+import { cloudProjectsFor } from './cloud-projects.ts';
 
 const NO_SERVICE_ACCOUNT = 'This customer has no service account';
 
 /** Advanced Settings (spec 001 §2.4): granted GCP projects, and the grant / revoke script generator. */
 const serviceAccess: FastifyPluginAsyncTypebox = async (app) => {
-  const projects = localCloudProjects(app.pg);
+  const projects = cloudProjectsFor(app);
 
   async function withServiceAccount(customerId: string) {
     const customer = await findCustomerRecord(app.pg, customerId);
