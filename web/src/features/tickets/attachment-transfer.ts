@@ -5,12 +5,14 @@ import { useSignedUploadUrlMutation, type Attachment } from './ticketsApi.ts';
 
 /**
  * Sends a file to a signed upload address. No bearer token: the address carries its own signature,
- * and a foreign store (Google Cloud Storage) would refuse an unexpected Authorization header.
+ * and a foreign store (Google Cloud Storage) would refuse an unexpected Authorization header. Always
+ * raw bytes (application/octet-stream): the server types a file by its content, and a text/plain body
+ * would be parsed as text by the api instead of stored as bytes.
  */
 async function putToSignedUrl(signedUrl: string, file: File): Promise<void> {
   const res = await fetch(signedUrl, {
     method: 'PUT',
-    headers: { 'content-type': file.type || 'application/octet-stream' },
+    headers: { 'content-type': 'application/octet-stream' },
     body: file,
   });
   if (!res.ok) {

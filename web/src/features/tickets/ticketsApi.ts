@@ -89,6 +89,15 @@ function listOf<T>(answer: unknown, key: string): T[] {
 }
 
 const key = (k: string) => encodeURIComponent(k);
+
+/**
+ * The writes answer the whole ticket: put it in the cache at once, so the screen shows the change
+ * together with its snackbar instead of after the refetch.
+ */
+async function storeAnswer(id: string, { dispatch, queryFulfilled }: { dispatch: (a: unknown) => unknown; queryFulfilled: Promise<{ data: Ticket }> }) {
+  const answer = await queryFulfilled.catch(() => null);
+  if (answer) dispatch(ticketsApi.util.upsertQueryData('getTicket', id, answer.data));
+}
 const BASE = '/v1/jira/msp_tickets';
 
 export const ticketsApi = api.injectEndpoints({
@@ -125,6 +134,7 @@ export const ticketsApi = api.injectEndpoints({
     /** The comment travels with the change, so the server saves both or neither. */
     setStatus: build.mutation<Ticket, { id: string; name: string; author: string; comment: CommentBody }>({
       query: ({ id, name, author, comment }) => ({ url: `${BASE}/${key(id)}/status`, method: 'PATCH', body: { name, author, comment_body: comment } }),
+      onQueryStarted: ({ id }, api) => storeAnswer(id, api),
       invalidatesTags: (_r, _e, { id }) => [{ type: 'Ticket', id }, { type: 'Ticket', id: `${id}/comments` }, { type: 'Ticket', id: 'LIST' }],
     }),
     setPriority: build.mutation<Ticket, { id: string; name: string; author: string; comment: CommentBody }>({
@@ -133,14 +143,17 @@ export const ticketsApi = api.injectEndpoints({
         method: 'PATCH',
         body: { priority: { name, author }, comment_body: comment },
       }),
+      onQueryStarted: ({ id }, api) => storeAnswer(id, api),
       invalidatesTags: (_r, _e, { id }) => [{ type: 'Ticket', id }, { type: 'Ticket', id: `${id}/comments` }, { type: 'Ticket', id: 'LIST' }],
     }),
-    setSatisfaction: build.mutation<unknown, { id: string; score: number; message: string; author: string }>({
+    setSatisfaction: build.mutation<Ticket, { id: string; score: number; message: string; author: string }>({
       query: ({ id, ...body }) => ({ url: `${BASE}/${key(id)}/satisfaction`, method: 'PATCH', body }),
+      onQueryStarted: ({ id }, api) => storeAnswer(id, api),
       invalidatesTags: (_r, _e, { id }) => [{ type: 'Ticket', id }, { type: 'Ticket', id: 'LIST' }],
     }),
-    addAttachment: build.mutation<unknown, { id: string; name: string }>({
+    addAttachment: build.mutation<Ticket, { id: string; name: string }>({
       query: ({ id, name }) => ({ url: `${BASE}/${key(id)}/attachment`, method: 'PATCH', body: { name } }),
+      onQueryStarted: ({ id }, api) => storeAnswer(id, api),
       invalidatesTags: (_r, _e, { id }) => [{ type: 'Ticket', id }],
     }),
     deleteAttachment: build.mutation<unknown, { id: string; attachmentId: string }>({
