@@ -272,9 +272,45 @@ t.test('billing dashboard', async (t) => {
     const page = await context.newPage();
     await signIn(page, base, 'alice@acme.example');
     await page.getByRole('tab', { name: 'Total' }).waitFor();
-    const drawer = await openSettings(page);
-    await drawer.getByLabel('Date range').selectOption('7days');
+
+    // A customized period needs both dates; the services choice goes into the body.
+    let drawer = await openSettings(page);
+    await drawer.getByLabel('Date range').selectOption('CustomizedPeriod');
+    await drawer.getByLabel('Start date').fill('');
+    t.equal(await drawer.getByText('This field is required').count(), 1, 'start date required');
+    t.ok(await drawer.getByRole('button', { name: 'Save' }).isDisabled(), 'Save disabled without a start date');
+    await drawer.getByLabel('Start date').fill(addDays(today, -10));
+    await drawer.getByLabel('End date').fill(addDays(today, -3));
+    const services = drawer.getByRole('button', { name: /^Services/ });
+    await services.click();
+    await page.getByRole('menuitemcheckbox', { name: 'BigQuery' }).click();
+    await services.click();
+    t.equal(await drawer.getByRole('button', { name: 'Services BigQuery' }).count(), 1, 'the chosen service shows on the button');
+    let next = chartAnswer(page, /\/v2\/billing\/aggregated\/by_service\/chart\/acme-corp\?.*period=CustomizedPeriod/);
     await drawer.getByRole('button', { name: 'Save' }).click();
+    const custom = await next;
+    const url = new URL(custom.url());
+    t.equal(url.searchParams.get('start_date'), addDays(today, -10));
+    t.equal(url.searchParams.get('end_date'), addDays(today, -3));
+    t.same(custom.request().postDataJSON(), { services: ['BigQuery'] }, 'selected services in the body');
+    t.equal(((await custom.json()) as ChartAnswer).data.length, 8, '8 days in the customized period');
+    await chartDrawn(page);
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/billing-alice-custom-bigquery.png`, fullPage: true });
+
+    // Alerts and Viewers apply to the first billing account only.
+    await page.getByRole('combobox', { name: 'Billing account' }).selectOption('01FFEE-DDCCBB-AA9988');
+    await page.getByRole('button', { name: 'Settings' }).waitFor();
+    await page.waitForFunction(() => !document.querySelector('[aria-label="Alerts"]'));
+    t.equal(await page.getByRole('button', { name: 'Viewers', exact: true }).count(), 0, 'no Viewers on the second account');
+    t.equal(await page.getByRole('button', { name: 'Export', exact: true }).count(), 1, 'Export still offered');
+    await page.getByRole('combobox', { name: 'Billing account' }).selectOption('01A2B3-C4D5E6-F7A8B9');
+    await page.getByRole('button', { name: 'Alerts', exact: true }).waitFor();
+
+    drawer = await openSettings(page);
+    await drawer.getByLabel('Date range').selectOption('7days');
+    next = chartAnswer(page, /period=7days/);
+    await drawer.getByRole('button', { name: 'Save' }).click();
+    await next;
     await page.getByRole('combobox', { name: 'Customer' }).selectOption({ label: 'Globex Corporation' });
     await page.getByTestId('chart-placeholder').getByText('No spend in the selected period').waitFor({ timeout: 30_000 });
     t.pass('empty chart area shows the placeholder');
