@@ -5,16 +5,17 @@
 -- Its mean is taken over the days since it was first seen in the window, so a series younger than the window is not
 -- diluted; a series seen for fewer than $3 days before $1 (or only on $1) is cold: stored as not judged.
 INSERT INTO anomaly_series (customer_id, billing_account_id, project_id, service, currency, judged, mean_cost, to_date_cost,
-                            project_mean_cost, project_to_date_cost)
+                            project_mean_cost, project_to_date_cost, candidate)
 WITH series AS (
-  SELECT d.customer_id, d.billing_account_id, d.project_id, d.service, d.currency,
+  SELECT d.customer_id, d.billing_account_id, d.project_id COLLATE "C" AS project_id, d.service COLLATE "C" AS service, d.currency,
          min(d.usage_date) FILTER (WHERE d.usage_date < $1::date) AS first_seen,
          COALESCE(sum(d.cost + d.credits) FILTER (WHERE d.usage_date < $1::date), 0) AS hist_sum,
          COALESCE(sum(d.cost + d.credits) FILTER (WHERE d.usage_date = $1::date), 0) AS latest
     FROM cost_daily d
     JOIN anomaly_accounts a ON a.customer_id = d.customer_id AND a.billing_account_id = d.billing_account_id
    WHERE d.usage_date >= $1::date - $2::int AND d.usage_date <= $1::date
-   GROUP BY d.customer_id, d.billing_account_id, d.project_id, d.service, d.currency
+   -- byte order ("C") groups several times faster than the database's linguistic collation; the order is never shown
+   GROUP BY d.customer_id, d.billing_account_id, d.project_id COLLATE "C", d.service COLLATE "C", d.currency
 ), with_project AS (
   SELECT s.*,
          min(s.first_seen) OVER p AS project_first_seen,
@@ -22,8 +23,8 @@ WITH series AS (
          sum(s.latest) OVER p AS project_latest
     FROM series s
   WINDOW p AS (PARTITION BY s.customer_id, s.billing_account_id, s.project_id, s.currency)
-)
-SELECT w.customer_id, w.billing_account_id, w.project_id, w.service, w.currency,
+), figures AS (
+  SELECT w.customer_id, w.billing_account_id, w.project_id, w.service, w.currency,
        w.first_seen IS NOT NULL AND w.first_seen <= $1::date - $3::int AS judged,
        CASE WHEN w.first_seen IS NULL THEN 0 ELSE (w.hist_sum / ($1::date - w.first_seen))::numeric(24,12) END AS mean_cost,
        w.latest::numeric(24,12) AS to_date_cost,
@@ -31,3 +32,10 @@ SELECT w.customer_id, w.billing_account_id, w.project_id, w.service, w.currency,
             ELSE (w.project_hist_sum / ($1::date - w.project_first_seen))::numeric(24,12) END AS project_mean_cost,
        w.project_latest::numeric(24,12) AS project_to_date_cost
   FROM with_project w
+), judged AS (
+  SELECT s.*, anomaly_exceeds(s.mean_cost, s.to_date_cost, s.project_mean_cost, s.project_to_date_cost, 0, 0) AS rose FROM figures s
+)
+-- candidate: judged and rose with its project; any thresholds asked later are at least 0, so nothing else can qualify
+SELECT customer_id, billing_account_id, project_id, service, currency, judged, mean_cost, to_date_cost, project_mean_cost,
+       project_to_date_cost, judged AND rose
+  FROM judged
