@@ -123,8 +123,7 @@ export async function insertTicket(tx: Queryable, t: NewTicketRow): Promise<bool
 /** Records a local change: bumps the version the sync job compares with what it last wrote. */
 async function touch(tx: Queryable, id: string, by: string, set: string, params: unknown[]): Promise<void> {
   await tx.query(
-    `UPDATE ticket SET ${set ? `${set}, ` : ''}updated_at = now(), updated_by = $2, local_version = local_version + 1,
-            sync_state = CASE WHEN sync_state = 'failed' THEN 'pending' ELSE sync_state END
+    `UPDATE ticket SET ${set ? `${set}, ` : ''}updated_at = now(), updated_by = $2, local_version = local_version + 1, sync_state = 'pending'
       WHERE id = $1`,
     [id, by, ...params],
   );

@@ -1,0 +1,372 @@
+/**
+ * An in-process fake of Jira Cloud REST v3, speaking its wire format (paths, JSON shapes, status codes):
+ * issue create/get/edit, the enhanced JQL search with nextPageToken, comments with properties, transitions,
+ * multipart attachments guarded by X-Atlassian-Token, 429 with Retry-After, Basic auth.
+ * Requests it does not know are recorded in `unhandled` (tests assert it stays empty) and answered 404.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+interface AdfDoc {
+  type: 'doc';
+  version: number;
+  content: unknown[];
+}
+
+export interface FakeComment {
+  id: string;
+  body: AdfDoc;
+  author: { accountId: string; displayName: string };
+  created: string;
+  updated: string;
+  properties: { key: string; value: unknown }[];
+}
+
+export interface FakeAttachment {
+  id: string;
+  filename: string;
+  mimeType: string;
+  size: number;
+  created: string;
+  content: Buffer;
+}
+
+export interface FakeIssue {
+  id: string;
+  key: string;
+  fields: Record<string, unknown> & { summary: string; description: AdfDoc | null; status: { name: string }; priority: { name: string }; labels: string[]; created: string; updated: string };
+  comments: FakeComment[];
+  attachments: FakeAttachment[];
+}
+
+const STATUSES = ['Open', 'In Progress', 'Resolved', 'Closed', 'Cancel'];
+/** Transition names differ from the status they lead to, as in real workflows. */
+const TRANSITION_NAMES: Record<string, string> = { Open: 'Reopen', 'In Progress': 'Start work', Resolved: 'Resolve', Closed: 'Close', Cancel: 'Cancel request' };
+const PRIORITIES = ['Highest', 'High', 'Medium', 'Low', 'Lowest'];
+
+/** Jira's own timestamp format: 2026-11-22T10:00:00.000+0000. */
+const jiraTime = (d = new Date()) => d.toISOString().replace('Z', '+0000');
+
+export interface FakeJira {
+  url: string;
+  issues: Map<string, FakeIssue>;
+  requests: { method: string; path: string; headers: IncomingMessage['headers']; body: string }[];
+  unhandled: string[];
+  /** The next `n` requests answer 429 with `Retry-After: seconds`. */
+  rateLimitNext(n: number, seconds: number): void;
+  /** The next issue create succeeds in Jira, but the answer is lost (502), as when a proxy or the network fails. */
+  loseNextCreateAnswer(): void;
+  /** An engineer's comment written in Jira (no portal property). */
+  engineerComment(key: string, text: string, at?: Date): FakeComment;
+  /** An engineer moves the issue in Jira. */
+  engineerSet(key: string, change: { status?: string; priority?: string; assignee?: string }, at?: Date): void;
+  /** Makes `n` extra issues in the project (for pagination). */
+  seedIssues(n: number): void;
+  close(): Promise<void>;
+}
+
+const isAdf = (v: unknown): v is AdfDoc => typeof v === 'object' && v !== null && (v as AdfDoc).type === 'doc' && (v as AdfDoc).version === 1 && Array.isArray((v as AdfDoc).content);
+
+function parseMultipart(body: Buffer, contentType: string): { name: string; filename?: string; type?: string; data: Buffer }[] {
+  const m = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(contentType);
+  if (!m) return [];
+  const boundary = Buffer.from(`--${m[1] ?? m[2]}`);
+  const parts = [];
+  let at = body.indexOf(boundary);
+  while (at >= 0) {
+    const next = body.indexOf(boundary, at + boundary.length);
+    if (next < 0) break;
+    const part = body.subarray(at + boundary.length + 2, next - 2);
+    const split = part.indexOf('\r\n\r\n');
+    const head = part.subarray(0, split).toString('utf8');
+    const disposition = /content-disposition:\s*form-data;\s*name="([^"]*)"(?:;\s*filename="([^"]*)")?/i.exec(head);
+    const type = /content-type:\s*([^\r\n]+)/i.exec(head);
+    if (disposition) parts.push({ name: disposition[1], filename: disposition[2], type: type?.[1].trim(), data: part.subarray(split + 4) });
+    at = next;
+  }
+  return parts;
+}
+
+export async function startFakeJira(opts: { email: string; apiToken: string; project: string; satisfactionField?: string }): Promise<FakeJira> {
+  const issues = new Map<string, FakeIssue>();
+  const requests: FakeJira['requests'] = [];
+  const unhandled: string[] = [];
+  let nextIssue = 10000;
+  let nextComment = 20000;
+  let nextAttachment = 30000;
+  let limited = 0;
+  let retryAfter = 1;
+  let loseCreate = false;
+  const auth = `Basic ${Buffer.from(`${opts.email}:${opts.apiToken}`).toString('base64')}`;
+  let base = '';
+
+  const send = (res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}) => {
+    res.writeHead(status, { ...(body === undefined ? {} : { 'content-type': 'application/json;charset=UTF-8' }), ...headers });
+    res.end(body === undefined ? undefined : JSON.stringify(body));
+  };
+  const errors = (res: ServerResponse, status: number, errorMessages: string[], errs: Record<string, string> = {}) => send(res, status, { errorMessages, errors: errs });
+
+  const createIssue = (fields: Record<string, unknown>, at = new Date()): FakeIssue => {
+    const id = String(nextIssue++);
+    const key = `${opts.project}-${issues.size + 1}`;
+    const issue: FakeIssue = {
+      id,
+      key,
+      fields: {
+        summary: String(fields.summary),
+        description: (fields.description as AdfDoc) ?? null,
+        status: { name: 'Open' },
+        priority: { name: (fields.priority as { name?: string } | undefined)?.name ?? 'Medium' },
+        labels: (fields.labels as string[]) ?? [],
+        assignee: null,
+        created: jiraTime(at),
+        updated: jiraTime(at),
+        issuetype: { name: (fields.issuetype as { name: string }).name },
+        project: { key: opts.project },
+      },
+      comments: [],
+      attachments: [],
+    };
+    issues.set(key, issue);
+    return issue;
+  };
+  const touch = (issue: FakeIssue, at = new Date()) => {
+    issue.fields.updated = jiraTime(at);
+  };
+
+  const view = (issue: FakeIssue, fieldList: string[] | null) => {
+    const all: Record<string, unknown> = {
+      ...issue.fields,
+      attachment: issue.attachments.map((a) => ({
+        self: `${base}/rest/api/3/attachment/${a.id}`,
+        id: a.id,
+        filename: a.filename,
+        mimeType: a.mimeType,
+        size: a.size,
+        created: a.created,
+        content: `${base}/rest/api/3/attachment/content/${a.id}`,
+        author: { accountId: 'portal', displayName: 'CommandCenter' },
+      })),
+    };
+    // the enhanced search returns only `id` unless fields are asked for
+    const wanted = fieldList === null ? [] : fieldList.includes('*all') || fieldList.includes('*navigable') ? Object.keys(all) : fieldList;
+    const fields = Object.fromEntries(wanted.filter((f) => f in all).map((f) => [f, all[f]]));
+    return { id: issue.id, key: issue.key, self: `${base}/rest/api/3/issue/${issue.id}`, fields };
+  };
+
+  /** The JQL the adapter sends: project, labels, updated >= "-Nm", ORDER BY updated. */
+  const runJql = (jql: string): FakeIssue[] | string => {
+    const [where, order] = jql.split(/\s+ORDER BY\s+/i);
+    let list = [...issues.values()];
+    for (const clause of where.split(/\s+AND\s+/i)) {
+      let m: RegExpExecArray | null;
+      if ((m = /^project\s*=\s*"?([^"]+)"?$/i.exec(clause.trim()))) {
+        const p = m[1];
+        list = list.filter(() => p === opts.project);
+      } else if ((m = /^labels\s*=\s*"([^"]+)"$/i.exec(clause.trim()))) {
+        const l = m[1];
+        list = list.filter((i) => i.fields.labels.includes(l));
+      } else if ((m = /^updated\s*>=\s*"-(\d+)m"$/i.exec(clause.trim()))) {
+        const since = Date.now() - Number(m[1]) * 60_000;
+        list = list.filter((i) => Date.parse(i.fields.updated.replace('+0000', 'Z')) >= since);
+      } else return `Error in the JQL Query: unsupported clause '${clause}'`;
+    }
+    if (!/^project\s*=/i.test(where.trim())) return 'Unbounded JQL queries are not allowed here. Please add a search restriction to your query.';
+    if (order && /updated/i.test(order)) list.sort((a, b) => a.fields.updated.localeCompare(b.fields.updated) || a.key.localeCompare(b.key, 'en', { numeric: true }));
+    else list.sort((a, b) => a.key.localeCompare(b.key, 'en', { numeric: true }));
+    return list;
+  };
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks);
+      const url = new URL(req.url ?? '/', 'http://fake');
+      const path = url.pathname;
+      const method = req.method ?? 'GET';
+      requests.push({ method, path: path + url.search, headers: req.headers, body: req.headers['content-type']?.startsWith('multipart/') ? '<multipart>' : raw.toString('utf8') });
+      if (limited > 0) {
+        limited--;
+        return send(res, 429, { errorMessages: ['Rate limit exceeded.'], errors: {} }, { 'retry-after': String(retryAfter) });
+      }
+      if (req.headers.authorization !== auth) return errors(res, 401, ['Client must be authenticated to access this resource.']);
+      const json = () => (raw.length ? JSON.parse(raw.toString('utf8')) : {});
+      let m: RegExpExecArray | null;
+
+      if (method === 'POST' && path === '/rest/api/3/issue') {
+        const { fields } = json();
+        const problems: Record<string, string> = {};
+        if (fields?.project?.key !== opts.project) problems.project = 'valid project is required';
+        if (!fields?.summary) problems.summary = 'You must specify a summary of the issue.';
+        if (!fields?.issuetype?.name) problems.issuetype = 'Specify an issue type';
+        if (fields?.description !== undefined && !isAdf(fields.description)) problems.description = 'Operation value must be an Atlassian Document.';
+        if (fields?.priority && !PRIORITIES.includes(fields.priority.name)) problems.priority = `Specify the Priority (name) in the string format`;
+        if (Object.keys(problems).length) return errors(res, 400, [], problems);
+        const issue = createIssue(fields);
+        if (loseCreate) {
+          loseCreate = false;
+          return send(res, 502, undefined);
+        }
+        return send(res, 201, { id: issue.id, key: issue.key, self: `${base}/rest/api/3/issue/${issue.id}` });
+      }
+      if (method === 'POST' && path === '/rest/api/3/search/jql') {
+        const body = json();
+        const found = runJql(String(body.jql ?? ''));
+        if (typeof found === 'string') return errors(res, 400, [found]);
+        const start = body.nextPageToken ? Number(Buffer.from(String(body.nextPageToken), 'base64url').toString()) : 0;
+        const max = Math.min(Number(body.maxResults ?? 50), 5000);
+        const page = found.slice(start, start + max);
+        const isLast = start + max >= found.length;
+        return send(res, 200, {
+          issues: page.map((i) => view(i, Array.isArray(body.fields) ? body.fields : null)),
+          ...(isLast ? {} : { nextPageToken: Buffer.from(String(start + max)).toString('base64url') }),
+          isLast,
+        });
+      }
+      if ((m = /^\/rest\/api\/3\/attachment\/(\d+)$/.exec(path)) && method === 'DELETE') {
+        for (const issue of issues.values()) {
+          const i = issue.attachments.findIndex((a) => a.id === m![1]);
+          if (i >= 0) {
+            issue.attachments.splice(i, 1);
+            touch(issue);
+            return send(res, 204);
+          }
+        }
+        return errors(res, 404, ['The attachment with id does not exist']);
+      }
+      if ((m = /^\/rest\/api\/3\/issue\/([^/]+)(\/[a-z]+)?$/.exec(path))) {
+        const issue = issues.get(decodeURIComponent(m[1])) ?? [...issues.values()].find((i) => i.id === m![1]);
+        if (!issue) return errors(res, 404, ['Issue does not exist or you do not have permission to see it.']);
+        const sub = m[2] ?? '';
+        if (sub === '' && method === 'GET') {
+          const f = url.searchParams.get('fields');
+          return send(res, 200, view(issue, f ? f.split(',') : ['*all']));
+        }
+        if (sub === '' && method === 'PUT') {
+          const { fields } = json();
+          for (const [k, v] of Object.entries(fields ?? {})) {
+            if (k === 'priority') {
+              if (!PRIORITIES.includes((v as { name: string }).name)) return errors(res, 400, [], { priority: 'Specify the Priority (name) in the string format' });
+              issue.fields.priority = { name: (v as { name: string }).name };
+            } else if (k === opts.satisfactionField) {
+              if (typeof v !== 'number') return errors(res, 400, [], { [k]: 'Operation value must be a number' });
+              issue.fields[k] = v;
+            } else return errors(res, 400, [], { [k]: `Field '${k}' cannot be set. It is not on the appropriate screen, or unknown.` });
+          }
+          touch(issue);
+          return send(res, 204);
+        }
+        if (sub === '/comment' && method === 'GET') {
+          const startAt = Number(url.searchParams.get('startAt') ?? 0);
+          const max = Number(url.searchParams.get('maxResults') ?? 50);
+          const expand = (url.searchParams.get('expand') ?? '').split(',');
+          const page = issue.comments.slice(startAt, startAt + max).map((c) => ({
+            self: `${base}/rest/api/3/issue/${issue.id}/comment/${c.id}`,
+            id: c.id,
+            author: c.author,
+            body: c.body,
+            created: c.created,
+            updated: c.updated,
+            ...(expand.includes('properties') ? { properties: c.properties } : {}),
+          }));
+          return send(res, 200, { comments: page, startAt, maxResults: max, total: issue.comments.length });
+        }
+        if (sub === '/comment' && method === 'POST') {
+          const body = json();
+          if (!isAdf(body.body)) return errors(res, 400, [], { comment: 'Comment body can not be empty!' });
+          const c: FakeComment = {
+            id: String(nextComment++),
+            body: body.body,
+            author: { accountId: 'portal', displayName: 'CommandCenter' },
+            created: jiraTime(),
+            updated: jiraTime(),
+            properties: body.properties ?? [],
+          };
+          issue.comments.push(c);
+          touch(issue);
+          return send(res, 201, { self: `${base}/rest/api/3/issue/${issue.id}/comment/${c.id}`, ...c, properties: undefined });
+        }
+        if (sub === '/transitions' && method === 'GET') {
+          const transitions = STATUSES.filter((s) => s !== issue.fields.status.name).map((s) => ({
+            id: String(11 + STATUSES.indexOf(s) * 10),
+            name: TRANSITION_NAMES[s],
+            to: { self: `${base}/rest/api/3/status/${s}`, id: String(STATUSES.indexOf(s) + 1), name: s, statusCategory: { key: s === 'Closed' || s === 'Cancel' || s === 'Resolved' ? 'done' : 'indeterminate' } },
+            hasScreen: false,
+            isAvailable: true,
+          }));
+          return send(res, 200, { transitions });
+        }
+        if (sub === '/transitions' && method === 'POST') {
+          const id = json().transition?.id;
+          const to = STATUSES.find((s) => String(11 + STATUSES.indexOf(s) * 10) === String(id));
+          if (!to || to === issue.fields.status.name) return errors(res, 400, [`Transition id '${id}' is not valid for this issue.`]);
+          issue.fields.status = { name: to };
+          touch(issue);
+          return send(res, 204);
+        }
+        if (sub === '/attachments' && method === 'POST') {
+          if (req.headers['x-atlassian-token'] !== 'no-check') return errors(res, 403, ['XSRF check failed']);
+          const files = parseMultipart(raw, String(req.headers['content-type'] ?? '')).filter((p) => p.name === 'file' && p.filename);
+          if (!files.length) return errors(res, 400, ['No file was attached']);
+          const added = files.map((f) => {
+            const a: FakeAttachment = { id: String(nextAttachment++), filename: f.filename!, mimeType: f.type ?? 'application/octet-stream', size: f.data.length, created: jiraTime(), content: Buffer.from(f.data) };
+            issue.attachments.push(a);
+            return a;
+          });
+          touch(issue);
+          return send(
+            res,
+            200,
+            added.map((a) => ({ self: `${base}/rest/api/3/attachment/${a.id}`, id: a.id, filename: a.filename, mimeType: a.mimeType, size: a.size, created: a.created, content: `${base}/rest/api/3/attachment/content/${a.id}` })),
+          );
+        }
+      }
+      unhandled.push(`${method} ${path}`);
+      return errors(res, 404, [`fake Jira has no route ${method} ${path}`]);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url: base,
+    issues,
+    requests,
+    unhandled,
+    rateLimitNext(n, seconds) {
+      limited = n;
+      retryAfter = seconds;
+    },
+    loseNextCreateAnswer() {
+      loseCreate = true;
+    },
+    engineerComment(key, text, at = new Date()) {
+      const issue = issues.get(key)!;
+      const c: FakeComment = {
+        id: String(nextComment++),
+        body: { type: 'doc', version: 1, content: [{ type: 'paragraph', content: [{ type: 'text', text }] }] },
+        author: { accountId: 'eng-1', displayName: 'Erin Engineer' },
+        created: jiraTime(at),
+        updated: jiraTime(at),
+        properties: [],
+      };
+      issue.comments.push(c);
+      touch(issue, at);
+      return c;
+    },
+    engineerSet(key, change, at = new Date()) {
+      const issue = issues.get(key)!;
+      if (change.status) issue.fields.status = { name: change.status };
+      if (change.priority) issue.fields.priority = { name: change.priority };
+      if (change.assignee) issue.fields.assignee = { accountId: 'eng-1', displayName: change.assignee };
+      touch(issue, at);
+    },
+    seedIssues(n) {
+      for (let i = 0; i < n; i++) {
+        createIssue({ summary: `Seeded ${i}`, issuetype: { name: 'Task' }, labels: [] }, new Date(Date.now() - (n - i) * 1000));
+      }
+    },
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
