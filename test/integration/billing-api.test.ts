@@ -195,6 +195,17 @@ t.test('billing api over 13 months of generated spend', async (t) => {
     const want = sumBy(rows.filter((r) => r.day >= addDays(today, -7) && r.day <= yesterday), (r) => `${r.day}|${r.project_id}|${r.service}`);
     t.equal(body.rows.length, want.size);
     for (const r of body.rows) t.equal(r[4], money(want.get(`${r[0]}|${r[1]}|${r[3]}`)!), r.slice(0, 4).join(' '));
+    // 12 months: whole months come from the monthly rollup, the current month from the daily one.
+    const year = (await chart('/v2/billing/details/chart/acme-corp/export', { ...q, period: '12months' }, { services: ['BigQuery'] })).json();
+    const yearStart = addMonths(`${yesterday.slice(0, 8)}01`, -11);
+    const wantYear = sumBy(rows.filter((r) => r.day >= yearStart && r.day <= yesterday && r.service === 'BigQuery'), (r) => `${r.day.slice(0, 7)}|${r.project_id}`);
+    t.equal(year.rows.length, wantYear.size);
+    for (const r of year.rows) t.equal(r[4], money(wantYear.get(`${r[0]}|${r[1]}`)!), `12 months ${r[0]} ${r[1]}`);
+    const { rows: drift } = await app.env.pool.query(
+      `SELECT m.month FROM cost_monthly m FULL JOIN (SELECT date_trunc('month', usage_date)::date AS month, sum(cost + credits) AS s FROM cost_daily GROUP BY 1) d USING (month)
+       GROUP BY m.month, d.s HAVING coalesce(sum(m.cost + m.credits), -1) <> coalesce(d.s, -2)`,
+    );
+    t.same(drift, [], 'the monthly rollup agrees with the daily one');
     const lab = await chart('/v2/billing/project/labels/details/chart/acme-corp/export', q, { project_label: 'team' });
     t.equal(lab.statusCode, 200);
     t.equal(lab.json().headers[1], 'Project Label');

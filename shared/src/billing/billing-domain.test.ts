@@ -1,6 +1,6 @@
 import t from 'tap';
 import { formatUnits, percentOf, toUnits, unitsToDecimal } from './money.ts';
-import { buckets, PeriodError, resolvePeriod, todayIn } from './periods.ts';
+import { buckets, PeriodError, resolvePeriod, splitWholeMonths, todayIn } from './periods.ts';
 import { foldTopN, OTHERS, parseTopN, colorsFor } from './top-n.ts';
 import { applyDiscount } from './discounts.ts';
 import { forecastMonth, monthToDate, naiveForecast } from './forecast.ts';
@@ -40,6 +40,13 @@ t.test('periods (spec 001 §9)', async (t) => {
   t.throws(() => resolvePeriod({ period: '14days' }, today), PeriodError);
   t.throws(() => todayIn('Mars/Olympus'), PeriodError);
   t.match(todayIn('Europe/Copenhagen'), /^\d{4}-\d{2}-\d{2}$/);
+});
+
+t.test('splitWholeMonths: whole months for the monthly rollup, edges by day', async (t) => {
+  t.same(splitWholeMonths('2025-04-01', '2026-03-14'), { months: { from: '2025-04-01', to: '2026-02-01' }, days: [{ from: '2026-03-01', to: '2026-03-14' }] });
+  t.same(splitWholeMonths('2025-04-03', '2025-06-30'), { months: { from: '2025-05-01', to: '2025-06-01' }, days: [{ from: '2025-04-03', to: '2025-04-30' }] });
+  t.same(splitWholeMonths('2025-04-03', '2025-05-20'), { months: null, days: [{ from: '2025-04-03', to: '2025-05-20' }] });
+  t.same(splitWholeMonths('2025-02-01', '2025-02-28'), { months: { from: '2025-02-01', to: '2025-02-01' }, days: [] });
 });
 
 t.test('Top N folds the rest into Others and keeps every bar total', async (t) => {

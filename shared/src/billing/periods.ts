@@ -92,3 +92,19 @@ export function monthsBetween(from: string, to: string): string[] {
   for (let d = monthStart(from); d <= to; d = addMonths(d, 1)) out.push(d.slice(0, 7));
   return out;
 }
+
+/**
+ * Splits a range for the monthly rollup: the whole calendar months inside it (first and last month start, or null)
+ * and the leftover day ranges at its edges, which only the daily rollup can answer.
+ */
+export function splitWholeMonths(from: string, to: string): { months: { from: string; to: string } | null; days: { from: string; to: string }[] } {
+  let first = monthStart(from);
+  if (first < from) first = addMonths(first, 1);
+  let last = monthStart(to);
+  if (monthEnd(last) > to) last = addMonths(last, -1);
+  if (first > last) return { months: null, days: [{ from, to }] };
+  const days: { from: string; to: string }[] = [];
+  if (from < first) days.push({ from, to: addDays(first, -1) });
+  if (monthEnd(last) < to) days.push({ from: addDays(monthEnd(last), 1), to });
+  return { months: { from: first, to: last }, days };
+}

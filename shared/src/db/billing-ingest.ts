@@ -12,6 +12,7 @@ import type { CostRow } from '../ports/billing-source.ts';
 
 const sql = (name: string) => readFileSync(new URL(`./sql/${name}.sql`, import.meta.url), 'utf8');
 const REBUILD_ROLLUPS_SQL = sql('billing-rebuild-rollups');
+const REBUILD_MONTHLY_SQL = sql('billing-rebuild-monthly');
 
 export type IngestSourceKind = 'focus-file' | 'gcp-generated' | 'bigquery';
 
@@ -142,6 +143,14 @@ export async function rebuildRollups(tx: PoolClient, s: { billingAccountId: stri
   await tx.query('DELETE FROM cost_daily WHERE billing_account_id = $1 AND usage_date = ANY($2::date[])', params);
   await tx.query('DELETE FROM cost_daily_label WHERE billing_account_id = $1 AND usage_date = ANY($2::date[])', params);
   await tx.query(REBUILD_ROLLUPS_SQL, params);
+  // The monthly rollup is read by the 12-month charts; it is derived from cost_daily of whole months.
+  if (s.days.length > 0) {
+    await tx.query(
+      `DELETE FROM cost_monthly WHERE billing_account_id = $1 AND month IN (SELECT DISTINCT date_trunc('month', d)::date FROM unnest($2::date[]) AS d)`,
+      params,
+    );
+    await tx.query(REBUILD_MONTHLY_SQL, params);
+  }
 }
 
 /** Spend of one batch's lines per provider and currency (sums in SQL, decimal strings out). */

@@ -11,6 +11,8 @@ const sql = (name: string) => readFileSync(new URL(`./sql/${name}.sql`, import.m
 const SERVICE_CELLS_SQL = sql('billing-service-cells');
 const LABEL_CELLS_SQL = sql('billing-label-cells');
 const DAILY_TOTALS_SQL = sql('billing-daily-totals');
+const SERVICE_CELLS_MONTHLY_SQL = sql('billing-service-cells-monthly');
+const MONTH_TOTALS_SQL = sql('billing-month-totals');
 
 export interface LabelFilter {
   label_key: string;
@@ -87,6 +89,19 @@ export interface ServiceCell {
 
 export async function serviceCells(db: Queryable, f: SpendFilter, range: { from: string; to: string; granularity: 'day' | 'month' }): Promise<ServiceCell[]> {
   const { rows } = await db.query<ServiceCell>(SERVICE_CELLS_SQL, [...common(f, range.from, range.to), range.granularity, f.services]);
+  return rows;
+}
+
+/** The same cells as `serviceCells` by month, from the monthly rollup: whole months, unrestricted callers only. */
+export async function serviceCellsMonthly(db: Queryable, f: SpendFilter, months: { from: string; to: string }): Promise<ServiceCell[]> {
+  if (f.viewer !== null) throw new Error('the monthly rollup cannot apply a viewer restriction');
+  const { rows } = await db.query<ServiceCell>(SERVICE_CELLS_MONTHLY_SQL, [f.customerId, f.billingAccountId, months.from, months.to, f.provider, f.projects, f.services]);
+  return rows;
+}
+
+/** Spend per whole calendar month (yyyy-MM) between two month starts; months without spend are absent. */
+export async function monthTotals(db: Queryable, f: SpendFilter, months: { from: string; to: string }): Promise<{ month: string; spend: string }[]> {
+  const { rows } = await db.query<{ month: string; spend: string }>(MONTH_TOTALS_SQL, [...common(f, months.from, months.to), f.services]);
   return rows;
 }
 

@@ -3,9 +3,9 @@
  * and the monthly discount rows (with the current month's forecast).
  */
 import type { Pool } from '@cc/shared/db/pool.ts';
-import { dailyTotals, labelCells, serviceCells, type SpendFilter } from '@cc/shared/db/billing-query.ts';
+import { dailyTotals, labelCells, monthTotals, serviceCells, serviceCellsMonthly, type ServiceCell, type SpendFilter } from '@cc/shared/db/billing-query.ts';
 import { buildChart, type SeriesCell } from '@cc/shared/billing/chart.ts';
-import { buckets, monthsBetween, monthStart } from '@cc/shared/billing/periods.ts';
+import { buckets, monthsBetween, monthStart, splitWholeMonths, type DateRange } from '@cc/shared/billing/periods.ts';
 import { forecastMonth, HISTORY_WEEKS, monthToDate } from '@cc/shared/billing/forecast.ts';
 import { applyDiscount } from '@cc/shared/billing/discounts.ts';
 import { formatUnits, toUnits, type Units } from '@cc/shared/billing/money.ts';
@@ -40,10 +40,27 @@ function spendFilter(ctx: AccountContext, s: ChartSettings, kind: ChartKind, bod
   };
 }
 
+/**
+ * Service cells of a range. Monthly bars of an unrestricted caller read whole months from the monthly rollup and
+ * only the partial months at the edges from the daily one (a month is never in both, so rows never overlap).
+ */
+async function serviceRows(pool: Pool, f: SpendFilter, range: DateRange): Promise<ServiceCell[]> {
+  if (range.granularity === 'day' || f.viewer !== null) {
+    return serviceCells(pool, f, { from: range.start_date, to: range.end_date, granularity: range.granularity });
+  }
+  const split = splitWholeMonths(range.start_date, range.end_date);
+  const parts = await Promise.all([
+    split.months ? serviceCellsMonthly(pool, f, split.months) : Promise.resolve([]),
+    ...split.days.map((d) => serviceCells(pool, f, { ...d, granularity: 'month' })),
+  ]);
+  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return parts.flat().sort((a, b) => cmp(a.bucket, b.bucket) || cmp(a.project_id, b.project_id) || cmp(a.service, b.service));
+}
+
 async function seriesCells(pool: Pool, f: SpendFilter, s: ChartSettings, kind: ChartKind, body: ChartBody): Promise<SeriesCell[]> {
   const range = { from: s.range.start_date, to: s.range.end_date, granularity: s.range.granularity };
   if (isServiceKind(kind)) {
-    const rows = await serviceCells(pool, f, range);
+    const rows = await serviceRows(pool, f, s.range);
     return rows.map((r) => {
       const service = r.service || NO_SERVICE;
       return {
@@ -71,47 +88,56 @@ async function seriesCells(pool: Pool, f: SpendFilter, s: ChartSettings, kind: C
   });
 }
 
-/** Daily totals from the earliest day the summary, months and forecast need, up to yesterday. */
-async function dailyHistory(pool: Pool, f: SpendFilter, s: ChartSettings): Promise<Map<string, Units>> {
-  const yesterday = addDays(s.today, -1);
-  const from = [monthStart(s.range.start_date), addMonths(monthStart(s.today), -1), addDays(s.today, -7 * HISTORY_WEEKS)].sort()[0];
-  const to = s.range.end_date > yesterday ? s.range.end_date : yesterday;
-  const rows = await dailyTotals(pool, f, from, to);
+/** Daily totals of the current month and the 4 weeks before today (month-to-date and forecast), up to yesterday. */
+async function recentDays(pool: Pool, f: SpendFilter, s: ChartSettings): Promise<Map<string, Units>> {
+  const from = [monthStart(s.today), addDays(s.today, -7 * HISTORY_WEEKS)].sort()[0];
+  const rows = await dailyTotals(pool, f, from, addDays(s.today, -1));
   return new Map(rows.map((r) => [r.day, toUnits(r.spend)]));
 }
 
-function sumMonth(daily: Map<string, Units>, month: string): Units {
-  let s = 0n;
-  for (const [day, v] of daily) if (day.startsWith(month)) s += v;
-  return s;
+/** The months of the discount rows: those the period touches, the previous and the current month. */
+function monthsNeeded(s: ChartSettings): string[] {
+  const set = new Set(monthsBetween(s.range.start_date, s.range.end_date));
+  set.add(s.today.slice(0, 7));
+  set.add(addMonths(monthStart(s.today), -1).slice(0, 7));
+  return [...set].sort();
 }
 
-function monthRows(ctx: AccountContext, s: ChartSettings, daily: Map<string, Units>): BillingMonth[] {
+/** Whole-month totals of every needed month but the current one (which is month-to-date, from the daily rows). */
+async function pastMonths(pool: Pool, f: SpendFilter, s: ChartSettings): Promise<Map<string, Units>> {
+  const months = monthsNeeded(s).filter((m) => m !== s.today.slice(0, 7));
+  const rows = await monthTotals(pool, f, { from: `${months[0]}-01`, to: `${months.at(-1)}-01` });
+  return new Map(rows.map((r) => [r.month, toUnits(r.spend)]));
+}
+
+function monthRows(ctx: AccountContext, s: ChartSettings, daily: Map<string, Units>, past: Map<string, Units>): BillingMonth[] {
   const current = s.today.slice(0, 7);
-  const months = new Set(monthsBetween(s.range.start_date, s.range.end_date));
-  months.add(current);
+  const previous = addMonths(monthStart(s.today), -1).slice(0, 7);
   const discount = { type: ctx.customer.billing_dashboard_type, set_discount: ctx.customer.billing_dashboard_set_discount, tiers: ctx.customer.tiers };
-  return [...months].sort().map((month) => {
-    const spend = month === current ? monthToDate(daily, s.today) : sumMonth(daily, month);
-    const forecast = month === current ? forecastMonth(daily, s.today) : spend;
-    const actual = applyDiscount(discount, spend);
-    const forecasted = applyDiscount(discount, forecast);
-    return {
-      month,
-      monthly_spend: formatUnits(spend),
-      forecasted_monthly_spend: formatUnits(forecast),
-      discount: actual.discount,
-      reached_tier: actual.reached_tier,
-      forecasted_reached_tier: forecasted.reached_tier,
-      discounted_spend: formatUnits(actual.discounted),
-      forecasted_discounted_spend: formatUnits(forecasted.discounted),
-    };
-  });
+  return monthsNeeded(s)
+    // the previous month is fetched for the Spend Sum; it is a row only when the period touches it
+    .filter((m) => m !== previous || monthsBetween(s.range.start_date, s.range.end_date).includes(m) || m === current)
+    .map((month) => {
+      const spend = month === current ? monthToDate(daily, s.today) : (past.get(month) ?? 0n);
+      const forecast = month === current ? forecastMonth(daily, s.today) : spend;
+      const actual = applyDiscount(discount, spend);
+      const forecasted = applyDiscount(discount, forecast);
+      return {
+        month,
+        monthly_spend: formatUnits(spend),
+        forecasted_monthly_spend: formatUnits(forecast),
+        discount: actual.discount,
+        reached_tier: actual.reached_tier,
+        forecasted_reached_tier: forecasted.reached_tier,
+        discounted_spend: formatUnits(actual.discounted),
+        forecasted_discounted_spend: formatUnits(forecasted.discounted),
+      };
+    });
 }
 
 export async function chartAnswer(pool: Pool, ctx: AccountContext, s: ChartSettings, kind: ChartKind, body: ChartBody): Promise<ChartPayload> {
   const f = spendFilter(ctx, s, kind, body);
-  const [cells, daily] = await Promise.all([seriesCells(pool, f, s, kind, body), dailyHistory(pool, f, s)]);
+  const [cells, daily, past] = await Promise.all([seriesCells(pool, f, s, kind, body), recentDays(pool, f, s), pastMonths(pool, f, s)]);
   const chart = buildChart(cells, buckets(s.range), s.top);
   const previous = addMonths(monthStart(s.today), -1).slice(0, 7);
   return {
@@ -123,9 +149,9 @@ export async function chartAnswer(pool: Pool, ctx: AccountContext, s: ChartSetti
     summary: {
       custom: formatUnits(chart.total),
       month_to_date: formatUnits(monthToDate(daily, s.today)),
-      previous_month: formatUnits(sumMonth(daily, previous)),
+      previous_month: formatUnits(past.get(previous) ?? 0n),
     },
-    months: monthRows(ctx, s, daily),
+    months: monthRows(ctx, s, daily, past),
     range: s.range,
     currency: ctx.customer.billing_currency,
     billing_dashboard_type: ctx.customer.billing_dashboard_type,
@@ -136,7 +162,7 @@ export async function chartAnswer(pool: Pool, ctx: AccountContext, s: ChartSetti
 /** Export of the Project-with-Service detail: one row per bucket × project × service, exact spend. */
 export async function serviceExport(pool: Pool, ctx: AccountContext, s: ChartSettings, body: ChartBody): Promise<ExportAnswer> {
   const f = spendFilter(ctx, s, 'service_details', body);
-  const rows = await serviceCells(pool, f, { from: s.range.start_date, to: s.range.end_date, granularity: s.range.granularity });
+  const rows = await serviceRows(pool, f, s.range);
   const currency = ctx.customer.billing_currency;
   return {
     headers: ['Date', 'Project ID', 'Project Name', 'Service', 'Spend', 'Currency'],

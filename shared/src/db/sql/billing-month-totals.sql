@@ -1,0 +1,29 @@
+-- Spend per calendar month over whole months, with the chart's filters: from the monthly rollup, or, for a viewer
+-- (restriction per day and project), from the daily rollup.
+-- $1 customer_id, $2 billing_account_id, $3 first month (yyyy-MM-01), $4 last month (yyyy-MM-01),
+-- $5 provider (NULL = all), $6 projects text[] (empty = all), $7 viewer filters jsonb (NULL = unrestricted),
+-- $8 services text[] (empty = all)
+SELECT to_char(m.month, 'YYYY-MM') AS month, sum(m.cost + m.credits)::text AS spend
+FROM cost_monthly m
+WHERE $7::jsonb IS NULL
+  AND m.customer_id = $1 AND m.billing_account_id = $2 AND m.month BETWEEN $3 AND $4
+  AND ($5::text IS NULL OR m.provider = $5)
+  AND (cardinality($6::text[]) = 0 OR m.project_id = ANY($6))
+  AND (cardinality($8::text[]) = 0 OR m.service = ANY($8))
+GROUP BY m.month
+UNION ALL
+SELECT to_char(date_trunc('month', d.usage_date), 'YYYY-MM'), sum(d.cost + d.credits)::text
+FROM cost_daily d
+WHERE $7::jsonb IS NOT NULL
+  AND d.customer_id = $1 AND d.billing_account_id = $2
+  AND d.usage_date >= $3::date AND d.usage_date < $4::date + interval '1 month'
+  AND ($5::text IS NULL OR d.provider = $5)
+  AND (cardinality($6::text[]) = 0 OR d.project_id = ANY($6))
+  AND (cardinality($8::text[]) = 0 OR d.service = ANY($8))
+  AND EXISTS (
+    SELECT 1 FROM cost_daily_label v
+    JOIN jsonb_to_recordset($7::jsonb) AS f(label_key text, label_value text)
+      ON v.label_key = f.label_key AND v.label_value = f.label_value
+    WHERE v.customer_id = d.customer_id AND v.billing_account_id = d.billing_account_id AND v.usage_date = d.usage_date
+      AND v.label_kind = 'project' AND v.project_id = d.project_id)
+GROUP BY date_trunc('month', d.usage_date)
