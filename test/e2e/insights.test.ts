@@ -236,14 +236,30 @@ t.test('insight screens in Chromium', async (t) => {
     t.equal(await notices.getByRole('row').filter({ has: page.getByRole('cell') }).count(), 1, 'one notice listed');
     await shot(page, 'alerts');
 
-    // Delete of the selected alert, behind 'Please confirm'.
+    // A project-label alert: keys and values come from the account's billing settings.
+    await form.getByRole('combobox', { name: 'Group By' }).selectOption({ label: 'Project Label' });
+    t.ok(await form.getByRole('combobox', { name: 'Label Value' }).isDisabled(), 'label value waits for a key');
+    await form.getByRole('combobox', { name: 'Label Key' }).selectOption('team');
+    t.same(
+      (await form.getByRole('combobox', { name: 'Label Value' }).locator('option:not([disabled])').allInnerTexts()).sort(),
+      ['analytics', 'platform', 'web'],
+      'the values of the chosen key',
+    );
+    await form.getByRole('combobox', { name: 'Label Value' }).selectOption('web');
+    await form.getByRole('textbox', { name: 'Quota' }).fill('250.5');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('row').filter({ hasText: 'Project Label' }).filter({ hasText: '250.50' }).waitFor();
+    t.equal(await form.getByRole('combobox', { name: 'Group By' }).inputValue(), '', 'the form is reset after a save');
+
+    // Delete of the selected alerts, behind 'Please confirm'.
     await page.getByRole('checkbox', { name: /^Select Total/ }).check();
-    await page.getByRole('button', { name: /^Delete/ }).click();
+    await page.getByRole('checkbox', { name: 'Select Project Label team=web' }).check();
+    await page.getByRole('button', { name: 'Delete (2)' }).click();
     const dialog = page.getByRole('alertdialog', { name: 'Please confirm' }).or(page.getByRole('dialog', { name: 'Please confirm' }));
     await dialog.getByRole('button', { name: 'Submit' }).click();
     await page.getByText('Alert(s) successfully deleted').waitFor();
     await page.getByText('No alerts yet').waitFor();
-    t.pass('selected alert deleted');
+    t.pass('selected alerts deleted');
 
     // Any billing account but the first: not implemented.
     await page.getByRole('combobox', { name: 'Billing account' }).selectOption(SECOND_ACCOUNT);

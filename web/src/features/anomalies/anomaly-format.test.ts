@@ -1,0 +1,19 @@
+import t from 'tap';
+import { anomalyDate, formatChange, formatMoney } from './anomaly-format.ts';
+
+t.test('the judged day is two days before today in US/Pacific', async (t) => {
+  // 2026-03-01 05:00 UTC is still 2026-02-28 in Los Angeles (21:00 PST).
+  t.equal(anomalyDate(Date.UTC(2026, 2, 1, 5, 0)), '2026-02-26');
+  t.equal(anomalyDate(Date.UTC(2026, 2, 1, 9, 0)), '2026-02-27');
+  // Across the spring DST change (2026-03-08 in the US).
+  t.equal(anomalyDate(Date.UTC(2026, 2, 9, 12, 0)), '2026-03-07');
+});
+
+t.test('money and change as shown', async (t) => {
+  t.equal(formatMoney(4363.524, 'EUR'), '€4,363.52');
+  t.equal(formatMoney(0, 'USD'), '$0.00');
+  t.equal(formatMoney(12, 'XYZ1'), '12.00 XYZ1', 'an unknown currency code does not crash');
+  t.equal(formatChange(9263.5), '+9,263.50%');
+  t.equal(formatChange(-12), '-12.00%');
+  t.equal(formatChange(null), 'new spend');
+});
