@@ -320,6 +320,28 @@ t.test('billing dashboard', async (t) => {
     await page.screenshot({ path: `${SCREENSHOT_DIR}/billing-globex-empty.png`, fullPage: true });
   });
 
+  t.test('admin on a narrow window: acting for acme-corp', async (t) => {
+    const context = await browser.newContext({ viewport: { width: 1024, height: 900 } });
+    t.teardown(() => context.close());
+    const page = await context.newPage();
+    await signIn(page, base, 'admin@commandcenter.local');
+    await page.getByRole('combobox', { name: 'Customer' }).selectOption('acme-corp');
+    await chartDrawn(page);
+    for (const name of ['Viewers', 'Alerts', 'Export', 'Settings']) {
+      t.equal(await page.getByRole('button', { name, exact: true }).count(), 1, `${name} icon for admin`);
+    }
+    await page.getByRole('button', { name: 'Alerts', exact: true }).click();
+    await page.waitForURL(`${base}/billing/alerts`);
+    t.pass('Alerts goes to /billing/alerts');
+    await page.goBack();
+    await page.getByRole('button', { name: 'Viewers', exact: true }).click();
+    await page.waitForURL(`${base}/billing/viewers`);
+    t.pass('Viewers goes to /billing/viewers');
+    await page.goBack();
+    await chartDrawn(page);
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/billing-admin-narrow.png`, fullPage: true });
+  });
+
   t.test('bob: a customer without a billing account', async (t) => {
     const context = await browser.newContext();
     t.teardown(() => context.close());

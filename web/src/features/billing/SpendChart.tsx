@@ -101,7 +101,14 @@ function PlotlyBars({ payload, loading, currency, title }: { payload: ChartPaylo
 
 /** Selected period, month-to-date and previous month (spec 001 §2.13). */
 function SpendSumPanel({ summary, currency }: { summary: SpendSummary | undefined; currency: string }) {
-  const figure = (v: string | undefined) => (v == null ? '–' : `${formatMoney(v)} ${currency}`);
+  const figure = (v: string | undefined) =>
+    v == null ? (
+      '–'
+    ) : (
+      <>
+        <span className={styles.amount}>{formatMoney(v)}</span> <span className={styles.currency}>{currency}</span>
+      </>
+    );
   return (
     <section className={styles.sum} aria-labelledby="spend-sum-title">
       <h2 id="spend-sum-title" className={styles.sumTitle}>

@@ -34,6 +34,12 @@ export function seriesColor(payload: ChartPayload, key: string): string {
   return payload.colors[key] || GREY;
 }
 
+/** Dates slant when they would not fit side by side under their bars (about 7 px per character). */
+export function slantTicks(payload: ChartPayload, plotWidth: number): boolean {
+  const longest = Math.max(0, ...payload.data.map((b) => b.date.length));
+  return payload.data.length > 0 && plotWidth / payload.data.length < longest * 7 + 8;
+}
+
 /** `plotWidth` is the drawing area without margins; it decides which totals get a label. */
 export function buildFigure(payload: ChartPayload, plotWidth: number, currency: string): Figure {
   const dates = payload.data.map((b) => b.date);
@@ -70,7 +76,7 @@ export function buildFigure(payload: ChartPayload, plotWidth: number, currency: 
     autosize: true,
     // The legend is HTML beside the plot (SpendChart): it wraps long keys instead of covering the axis.
     showlegend: false,
-    xaxis: { type: 'category', title: { text: 'Date' }, tickangle: payload.data.length > 14 ? -45 : 0, automargin: true },
+    xaxis: { type: 'category', title: { text: 'Date' }, tickangle: slantTicks(payload, plotWidth) ? -45 : 0, automargin: true },
     yaxis: {
       title: { text: `Cost (${currency})` },
       tickformat: ',.0f',
