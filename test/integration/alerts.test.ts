@@ -157,11 +157,17 @@ t.test('billing alerts', async (t) => {
     t.equal(totalMail.subject, 'Acme Corp: Month-To-Date spend 1,000.01 EUR exceeds the alert quota of 1,000.00 EUR');
     t.match(totalMail.text_body, /of Total on billing account/);
 
+    // Late November data (exports settle within two days) seen on 1 December: November's first crossing of env=prod.
+    await pool.query(
+      `INSERT INTO cost_daily_label (customer_id, billing_account_id, usage_date, provider, label_kind, label_key, label_value, project_id, cost, credits, currency)
+       VALUES ($1, $2, '2026-11-29', 'gcp', 'resource', 'env', 'prod', 'p-data', 5, 0, 'EUR')`,
+      [ACME, ACCOUNT],
+    );
+    t.same(await evaluate('2026-12-01'), { day: '2026-12-01', evaluated: 3, crossed: 1, notices: 1 }, 'December starts from zero; November late data');
     // A new month starts from zero; its first crossing is a new notice.
-    t.same(await evaluate('2026-12-01'), { day: '2026-12-01', evaluated: 3, crossed: 0, notices: 0 });
     await spend(pool, '2026-12-01', '2026-12-02', '600');
     t.same(await evaluate('2026-12-02'), { day: '2026-12-02', evaluated: 3, crossed: 2, notices: 2 });
-    t.equal((await mails(4)).length, 4);
+    t.equal((await mails(5)).length, 5);
 
     const notices = await app.inject({ method: 'GET', url: `/v1/alerts/${ACME}/notices/`, headers: bearer(alice) });
     t.equal(notices.statusCode, 200);
@@ -170,6 +176,7 @@ t.test('billing alerts', async (t) => {
       list.map((n) => [n.alert_id, n.month, n.spend, n.quota]).sort(),
       [
         [team.id, '2026-11', 100, 50],
+        [env.id, '2026-11', 5, 0],
         [total.id, '2026-11', 1000.01, 1000],
         [team.id, '2026-12', 120, 50],
         [total.id, '2026-12', 1200, 1000],

@@ -1,9 +1,14 @@
 import type { Job } from 'bullmq';
 import type { QueuePayload } from '@cc/shared/queues.ts';
 import { listPendingNotices, markNoticeSent, recordQuotaCrossings } from '@cc/shared/db/alerts.ts';
-import { billingToday } from '@cc/shared/time.ts';
+import { addDays, billingToday } from '@cc/shared/time.ts';
 import type { WorkerDeps } from '../handlers.ts';
 import { alertNotice } from '../mail/templates/alert-notice.ts';
+
+/** Days into a month during which the previous month is evaluated too. */
+const LATE_DATA_DAYS = 2;
+
+const monthStart = (day: string) => `${day.slice(0, 7)}-01`;
 
 /**
  * alert.evaluate: month-to-date spend (US/Pacific billing month of `day`, default today) of every alert in scope
@@ -15,12 +20,14 @@ export function alertEvaluateHandler(deps: WorkerDeps) {
   return async (job: Job<QueuePayload<'alert-evaluate'>>) => {
     const day = job.data.day ?? billingToday();
     const customerId = job.data.customer_id ?? null;
-    const { evaluated, crossed } = await recordQuotaCrossings(deps.pool, {
-      customerId,
-      billingAccountId: job.data.billing_account_id ?? null,
-      from: `${day.slice(0, 7)}-01`,
-      to: day,
-    });
+    const billingAccountId = job.data.billing_account_id ?? null;
+    const { evaluated, crossed } = await recordQuotaCrossings(deps.pool, { customerId, billingAccountId, from: monthStart(day), to: day });
+    // Exports settle within two days: early in a month, the last month's late spend still gets its (first) crossing.
+    let lateCrossed = 0;
+    if (Number(day.slice(8, 10)) <= LATE_DATA_DAYS) {
+      const lastMonthEnd = addDays(monthStart(day), -1);
+      lateCrossed = (await recordQuotaCrossings(deps.pool, { customerId, billingAccountId, from: monthStart(lastMonthEnd), to: lastMonthEnd })).crossed;
+    }
     let notices = 0;
     for (const n of await listPendingNotices(deps.pool, customerId)) {
       if (n.recipients.length > 0) {
@@ -30,6 +37,6 @@ export function alertEvaluateHandler(deps: WorkerDeps) {
       }
       await markNoticeSent(deps.pool, n.id, n.recipients);
     }
-    return { day, evaluated, crossed, notices };
+    return { day, evaluated, crossed: crossed + lateCrossed, notices };
   };
 }
