@@ -27,6 +27,12 @@ const PROBE_VALUES: Record<string, string> = {
   minimum_value_toggled_anomaly: '10',
   // viewers: a viewer of acme-corp
   user: 'victor@acme.example',
+  // tickets: a well-formed ticket id / Jira key and attachment id (the seed has no tickets, so the resolver answers
+  // 404; tickets-tenant.test.ts probes real tickets of another customer by every key)
+  key: '00000000-0000-4000-8000-0000000b0b00',
+  attachment_id: '00000000-0000-4000-8000-0000000a0a00',
+  role: 'customer',
+  state: 'Open',
 };
 
 function requestFor(route: RegisteredRoute, customer: string) {

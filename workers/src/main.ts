@@ -6,6 +6,7 @@ import { buildHandlers } from './handlers.ts';
 import { createProducer, startWorkers } from './worker-host.ts';
 import { smtpMailer } from './mail/smtp-mailer.ts';
 import { startLocalSmtpServer } from './mail/local-smtp-server.ts';
+import { attachmentReaderFromConfig, ticketSystemFromConfig } from './adapters/jira/from-config.ts';
 import { billingCache as createBillingCache } from './billing/cache.ts';
 import { billingSourcesFromConfig } from './billing/sources-from-config.ts';
 
@@ -44,6 +45,8 @@ const host = await startWorkers({
     publicUrl: config.PUBLIC_URL,
     billingCache,
     billingSources: billingSourcesFromConfig(config),
+    ticketSystem: ticketSystemFromConfig(config, pool),
+    attachmentStore: attachmentReaderFromConfig(config),
   }),
   installSchedules: true,
   log,
