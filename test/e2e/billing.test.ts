@@ -14,6 +14,7 @@ import { bearer, login } from '../helper.ts';
 import { startProduct, signIn, SCREENSHOT_DIR } from './harness.ts';
 
 const ACME = { customerId: 'acme-corp', billingAccountId: '01A2B3-C4D5E6-F7A8B9' };
+const SECOND_ACCOUNT = '01FFEE-DDCCBB-AA9988';
 const MONEY = /^-?\d{1,3}(,\d{3})*\.\d{2} EUR$/;
 
 interface ChartAnswer {
@@ -54,6 +55,37 @@ t.test('billing dashboard', async (t) => {
     ...ACME,
     sourceKind: 'gcp-generated',
     source: gcpGeneratedSource({ ...ACME, currency: 'EUR', from, to }),
+  });
+
+  // The second account holds one day whose resource label 'orphan' has no value: '(not applicable)'.
+  const day = addDays(today, -2);
+  const orphanRow = {
+    provider: 'gcp',
+    provider_name: 'Google Cloud',
+    usage_date: day,
+    project_id: 'acmeco-sandbox',
+    project_name: 'Sandbox',
+    service: 'Compute Engine',
+    sku: 'N2 Instance Core running in Belgium',
+    cost: '12.345678',
+    credits: '0',
+    currency: 'EUR',
+    invoice_month: day.slice(0, 4) + day.slice(5, 7),
+    cost_type: 'regular',
+    project_labels: { team: 'sandbox' },
+    resource_labels: { orphan: '', component: 'vm' },
+  };
+  await runIngest({
+    pool: app.env.pool,
+    customerId: ACME.customerId,
+    billingAccountId: SECOND_ACCOUNT,
+    sourceKind: 'gcp-generated',
+    source: {
+      label: 'one hand-made row',
+      async *rows() {
+        yield { line: 1, row: orphanRow };
+      },
+    },
   });
 
   t.test('alice: chart, settings drawer, tabs, Top N, Projects, export', async (t) => {
@@ -298,11 +330,20 @@ t.test('billing dashboard', async (t) => {
     await page.screenshot({ path: `${SCREENSHOT_DIR}/billing-alice-custom-bigquery.png`, fullPage: true });
 
     // Alerts and Viewers apply to the first billing account only.
-    await page.getByRole('combobox', { name: 'Billing account' }).selectOption('01FFEE-DDCCBB-AA9988');
+    await page.getByRole('combobox', { name: 'Billing account' }).selectOption(SECOND_ACCOUNT);
     await page.getByRole('button', { name: 'Settings' }).waitFor();
     await page.waitForFunction(() => !document.querySelector('[aria-label="Alerts"]'));
     t.equal(await page.getByRole('button', { name: 'Viewers', exact: true }).count(), 0, 'no Viewers on the second account');
     t.equal(await page.getByRole('button', { name: 'Export', exact: true }).count(), 1, 'Export still offered');
+    drawer = await openSettings(page);
+    await drawer.getByLabel('Group by').selectOption('resourceLabel');
+    const orphan = drawer.getByLabel('Resource label').locator('option', { hasText: 'orphan' });
+    t.equal(await orphan.innerText(), 'orphan (not applicable)', 'a resource label without values is marked');
+    t.ok(await orphan.isDisabled(), 'and cannot be chosen');
+    t.notOk(await drawer.getByLabel('Resource label').locator('option', { hasText: 'component' }).isDisabled());
+    await page.waitForTimeout(800);
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/billing-alice-resource-label-settings.png` });
+    await drawer.getByRole('button', { name: 'Cancel' }).click();
     await page.getByRole('combobox', { name: 'Billing account' }).selectOption('01A2B3-C4D5E6-F7A8B9');
     await page.getByRole('button', { name: 'Alerts', exact: true }).waitFor();
 
