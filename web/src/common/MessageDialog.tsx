@@ -7,10 +7,10 @@ export interface MessageDialogProps {
   onClose: () => void;
 }
 
-/** A dialog that states a problem and has one Close button (failures, 'E-mail already exists'). */
+/** A dialog that states a problem and has one OK button (failures, 'E-mail already exists'). */
 export function MessageDialog({ title, children, onClose }: MessageDialogProps) {
   return (
-    <Dialog title={title} role="alertdialog" onClose={onClose} footerButtons={[{ content: 'Close', buttonType: 'primary', onClick: onClose }]}>
+    <Dialog title={title} role="alertdialog" onClose={onClose} footerButtons={[{ content: 'OK', buttonType: 'primary', onClick: onClose }]}>
       {children}
     </Dialog>
   );

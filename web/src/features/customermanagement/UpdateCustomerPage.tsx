@@ -1,5 +1,6 @@
 import { UnderlinePanels } from '@primer/react/experimental';
 import { useLocation } from 'wouter';
+import { routeParam } from '../../common/route-param.ts';
 import type { PageProps } from '../../app/routes.ts';
 import { errorDetail } from '../../app/api.ts';
 import { Page, PageLoading } from '../../common/Page.tsx';
@@ -16,7 +17,7 @@ const asList = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : [])
 
 /** Tabs Customer Info, User Access, R.A.T Notification, Billing Alert Notification (spec 001 §2.4). */
 export function UpdateCustomerPage({ route, params }: PageProps) {
-  const id = params.id ?? '';
+  const id = routeParam(params.id);
   const [, navigate] = useLocation();
   const { show } = useSnackbar();
   const { data: customer, isLoading, isError, refetch } = useGetCustomerQuery(id);

@@ -1,5 +1,6 @@
 import { UnderlinePanels } from '@primer/react/experimental';
 import { useLocation } from 'wouter';
+import { routeParam } from '../../common/route-param.ts';
 import type { PageProps } from '../../app/routes.ts';
 import { errorDetail } from '../../app/api.ts';
 import { Page, PageLoading, PageMessage } from '../../common/Page.tsx';
@@ -11,7 +12,7 @@ import { useChangeEntityAdminsMutation, useGetEntityQuery, useUpdateEntityMutati
 
 /** Tabs Entity Info and Entity Admin (spec 001 §2.6); admin changes go through 'Please confirm'. */
 export function UpdateEntityPage({ route, params }: PageProps) {
-  const id = params.id ?? '';
+  const id = routeParam(params.id);
   const [, navigate] = useLocation();
   const { show } = useSnackbar();
   const { data: entity, error, isLoading, refetch } = useGetEntityQuery(id);

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Banner, Button, FormControl, Heading, TextInput } from '@primer/react';
 import { useLocation } from 'wouter';
+import { routeParam } from '../../common/route-param.ts';
 import type { PageProps } from '../../app/routes.ts';
 import { errorDetail } from '../../app/api.ts';
 import { useDocumentTitle, PageLoading } from '../../common/Page.tsx';
@@ -14,7 +15,7 @@ import styles from './InvitationPage.module.css';
  */
 export function InvitationPage({ route, params }: PageProps) {
   useDocumentTitle(route.title);
-  const token = params.token ?? '';
+  const token = routeParam(params.token);
   const [, navigate] = useLocation();
   const { data, error, isLoading } = useGetInvitationQuery(token);
   const [accept, { isLoading: saving }] = useAcceptInvitationMutation();

@@ -41,35 +41,33 @@ export function TransferList({ customers, granted, onGrantedChange, error }: Tra
   }
 
   return (
-    <div className={styles.transfer} role="group" aria-label="Customer access" aria-describedby={error ? 'transfer-error' : undefined}>
-      <div className={styles.side}>
-        <TextInput
-          aria-label="Search customers"
-          placeholder="Search"
-          leadingVisual={SearchIcon}
-          size="small"
-          block
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-        />
+    <div className={styles.wrapper}>
+      <TextInput
+        aria-label="Search customers"
+        placeholder="Search customers"
+        leadingVisual={SearchIcon}
+        size="small"
+        className={styles.search}
+        value={search}
+        onChange={(e) => setSearch(e.target.value)}
+      />
+      <div className={styles.transfer} role="group" aria-label="Customer access" aria-describedby={error ? 'transfer-error' : undefined}>
         <Side title="All customers" customers={available} ticked={leftTicked} onTickedChange={setLeftTicked} empty="No customers" />
-      </div>
-      <div className={styles.buttons}>
-        <Button aria-label="Grant access to the ticked customers" leadingVisual={ChevronRightIcon} disabled={leftTicked.size === 0} onClick={grant}>
-          Grant
-        </Button>
-        <Button aria-label="Remove access to the ticked customers" leadingVisual={ChevronLeftIcon} disabled={rightTicked.size === 0} onClick={revoke}>
-          Remove
-        </Button>
-      </div>
-      <div className={styles.side}>
+        <div className={styles.buttons}>
+          <Button aria-label="Grant access to the ticked customers" trailingVisual={ChevronRightIcon} disabled={leftTicked.size === 0} onClick={grant}>
+            Grant
+          </Button>
+          <Button aria-label="Remove access to the ticked customers" leadingVisual={ChevronLeftIcon} disabled={rightTicked.size === 0} onClick={revoke}>
+            Remove
+          </Button>
+        </div>
         <Side title="Grant access" customers={chosen} ticked={rightTicked} onTickedChange={setRightTicked} empty="No customer granted yet" />
-        {error ? (
-          <p id="transfer-error" role="alert" className={styles.error}>
-            {error}
-          </p>
-        ) : null}
       </div>
+      {error ? (
+        <p id="transfer-error" role="alert" className={styles.error}>
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }

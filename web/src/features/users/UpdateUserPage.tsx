@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useLocation } from 'wouter';
+import { routeParam } from '../../common/route-param.ts';
 import type { PageProps } from '../../app/routes.ts';
 import { errorDetail } from '../../app/api.ts';
 import { Page, PageLoading, PageMessage } from '../../common/Page.tsx';
@@ -13,7 +14,7 @@ import { useUserEvents } from './useUserEvents.ts';
 /** Role, e-mail and customer access of one user (spec 001 §2.7, §4, §5). */
 export function UpdateUserPage({ route, params }: PageProps) {
   useUserEvents();
-  const id = params.id ?? '';
+  const id = routeParam(params.id);
   const [, navigate] = useLocation();
   const { show } = useSnackbar();
   const { data: user, isLoading, error } = useGetUserQuery(id);
