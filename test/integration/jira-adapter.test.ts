@@ -200,8 +200,27 @@ t.test('the sync job writes tickets to Jira once, even when retried', async (t) 
   t.same((await hook(sign(payload))).json(), { accepted: false }, 'a retried delivery is taken once');
   const job = await app.producers.queues['ticket-sync'].getJob('ticket-pull-issue-MSP-1-delivery-1');
   t.same(job?.data, { op: 'pull-issue', jira_key: 'MSP-1', ref: 'delivery-1' });
+  // a deleted attachment leaves Jira and the attachment store
+  const current = await view();
+  const attachment = current.attachments[0];
+  const stored = (await app.env.pool.query('SELECT stored_name FROM ticket_attachment WHERE id = $1', [attachment.id])).rows[0].stored_name;
+  t.ok(await deps.store.get(stored));
+  const del = await app.inject({ method: 'DELETE', url: `/v1/jira/msp_tickets/MSP-1/attachment/${attachment.id}`, headers: bearer(alice) });
+  t.equal(del.statusCode, 200);
+  t.match(await syncTicket(deps, ticket.id), { attachments: 1 });
+  t.equal(jira.issues.get('MSP-1')!.attachments.length, 0);
+  t.equal(await deps.store.get(stored), null);
+
   jira.engineerSet('MSP-1', { status: 'Closed' });
   await pullIssue(deps, 'MSP-1');
   t.match(await view(), { status: 'Closed' });
+
+  // uploads never attached are dropped a day after their URL expired
+  const abandoned = await upload(app, alice, 'forgotten.png', PNG);
+  const kept = await upload(app, alice, 'recent.png', PNG);
+  await app.env.pool.query(`UPDATE ticket_upload SET expires_at = now() - interval '2 days' WHERE generated_name = $1`, [abandoned.name]);
+  t.match(await pullChanges(deps), { uploads_dropped: 1 });
+  t.equal(await deps.store.get(abandoned.name), null);
+  t.ok(await deps.store.get(kept.name), 'a recent upload stays');
   t.same(jira.unhandled, []);
 });

@@ -241,7 +241,7 @@ export async function insertAttachment(
 }
 
 export async function softDeleteAttachment(tx: Queryable, attachmentId: string): Promise<void> {
-  await tx.query('UPDATE ticket_attachment SET deleted_at = now() WHERE id = $1', [attachmentId]);
+  await tx.query(`UPDATE ticket_attachment SET deleted_at = now(), sync_state = 'pending' WHERE id = $1`, [attachmentId]);
 }
 
 export async function insertUpload(db: Queryable, u: { generated_name: string; file_name: string; issued_to: string; expires_at: Date }): Promise<void> {
@@ -324,6 +324,17 @@ export async function markAttachmentSynced(db: Queryable, attachmentId: string, 
     `UPDATE ticket_attachment SET jira_attachment_id = COALESCE($2, jira_attachment_id), sync_state = 'synced' WHERE id = $1`,
     [attachmentId, jiraAttachmentId],
   );
+}
+
+/** Uploads never attached, a day past their URL's expiry: their rows go, the caller removes the bytes. */
+export async function dropAbandonedUploads(db: Queryable): Promise<string[]> {
+  const { rows } = await db.query<{ generated_name: string }>(
+    `DELETE FROM ticket_upload u
+      WHERE u.attached_to IS NULL AND u.expires_at < now() - interval '1 day'
+        AND NOT EXISTS (SELECT 1 FROM ticket_attachment a WHERE a.stored_name = u.generated_name)
+      RETURNING u.generated_name`,
+  );
+  return rows.map((r) => r.generated_name);
 }
 
 /** Tickets the queue has not finished writing (a lost enqueue is caught up by the periodic pull). */

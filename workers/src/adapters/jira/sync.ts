@@ -10,6 +10,7 @@ import type { Pool } from '@cc/shared/db/pool.ts';
 import {
   applyRemoteIssue,
   attachmentsToSync,
+  dropAbandonedUploads,
   findTicketById,
   findTicketByJiraKey,
   insertRemoteComment,
@@ -23,7 +24,6 @@ import {
   writeCursor,
 } from '@cc/shared/db/tickets.ts';
 import type { AttachmentStore } from '@cc/shared/ports/attachment-store.ts';
-import { displayName } from '@cc/shared/ports/attachment-store.ts';
 import { ticketIdFromLabels, ticketLabel, type RemoteIssue, type TicketSystem } from '@cc/shared/ports/ticket-system.ts';
 import { SATISFACTION_SCALE, TICKET_STATUSES, isTicketPriority } from '@cc/shared/tickets/rules.ts';
 
@@ -119,6 +119,8 @@ export function syncTicket(deps: TicketSyncDeps, ticketId: string): Promise<Sync
         const id = r.jira_attachment_id ?? there.find((x) => x.filename === r.stored_name)?.id;
         if (id) await system.deleteAttachment(id);
         await markAttachmentSynced(pool, r.id, null);
+        // deleted by a user: the bytes go too, once the system of record has dropped its copy
+        await store.remove(r.stored_name);
         result.attachments++;
       }
     }
@@ -177,7 +179,7 @@ export async function pullIssue(deps: TicketSyncDeps, key: string) {
 }
 
 /** Issues updated since the last pull, then the local writes still waiting (a lost enqueue, an old failure). */
-export async function pullChanges(deps: TicketSyncDeps, now = new Date()): Promise<{ issues: number; comments: number; caught_up: number }> {
+export async function pullChanges(deps: TicketSyncDeps, now = new Date()): Promise<{ issues: number; comments: number; caught_up: number; uploads_dropped: number }> {
   const cursor = (await readCursor(deps.pool, PULL_CURSOR)) ?? new Date(now.getTime() - FIRST_PULL_LOOKBACK_MS);
   let latest = cursor;
   let issues = 0;
@@ -195,7 +197,8 @@ export async function pullChanges(deps: TicketSyncDeps, now = new Date()): Promi
     await syncTicket(deps, id);
     caughtUp++;
   }
-  return { issues, comments, caught_up: caughtUp };
+  const abandoned = await dropAbandonedUploads(deps.pool);
+  for (const name of abandoned) await deps.store.remove(name);
+  return { issues, comments, caught_up: caughtUp, uploads_dropped: abandoned.length };
 }
 
-export { displayName };
