@@ -8,6 +8,7 @@ import t from 'tap';
 import { readFile } from 'node:fs/promises';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { REDIS_URL } from '../db.ts';
+import { bearer, login } from '../helper.ts';
 import { buildHandlers } from '../../workers/src/handlers.ts';
 import { createProducer, startWorkers } from '../../workers/src/worker-host.ts';
 import { smtpMailer } from '../../workers/src/mail/smtp-mailer.ts';
@@ -152,6 +153,44 @@ t.test('a ticket from creation to satisfaction', async (t) => {
     await shot(alice, 'view-open');
   });
 
+  await t.test('alice adds files with the picker, deletes one; a vanished file cannot be downloaded', async (t) => {
+    const attachments = alice.getByRole('list', { name: 'Attachments' }).getByRole('listitem');
+    await alice.getByRole('button', { name: 'Add file' }).click();
+    const dialog = alice.getByRole('dialog', { name: 'Add file' });
+    // The keyboard path: the picker's file input (what "Choose files" opens).
+    await dialog.getByTestId('attachment-file-input').setInputFiles([
+      { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('notes\n') },
+      { name: 'extra.txt', mimeType: 'text/plain', buffer: Buffer.from('extra\n') },
+    ]);
+    await dialog.getByText('extra.txt', { exact: true }).waitFor();
+    await dialog.getByRole('button', { name: 'Upload' }).click();
+    await alice.getByText('Attachment saved', { exact: true }).waitFor();
+    await attachments.nth(3).waitFor();
+    t.equal(await attachments.count(), 4);
+
+    await alice.getByRole('button', { name: 'Delete extra.txt' }).click();
+    const confirm = alice.getByRole('alertdialog').or(alice.getByRole('dialog'));
+    await confirm.getByText('Are you sure you want to delete this attachment?').waitFor();
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await alice.getByText('Attachment deleted', { exact: true }).waitFor();
+    await alice.getByRole('button', { name: 'Delete extra.txt' }).waitFor({ state: 'detached' });
+
+    // Someone else removes notes.txt while this page still lists it.
+    const token = await login(app, ALICE);
+    const id = ticketPath.split('/').pop()!;
+    const ticket = (await app.inject({ method: 'GET', url: `/v1/jira/msp_tickets/${id}`, headers: bearer(token) })).json();
+    const notes = ticket.attachments.find((a: { name: string }) => a.name === 'notes.txt');
+    const res = await app.inject({ method: 'DELETE', url: `/v1/jira/msp_tickets/${id}/attachment/${notes.id}`, headers: bearer(token) });
+    t.equal(res.statusCode, 200, res.body);
+    await alice.getByRole('button', { name: 'Download notes.txt' }).click();
+    await alice.getByText('Error downloading file', { exact: true }).waitFor();
+    await shot(alice, 'download-error');
+    await alice.reload();
+    await alice.getByRole('heading', { name: 'Billing export hangs' }).waitFor();
+    await attachments.nth(1).waitFor();
+    t.same((await attachments.allInnerTexts()).map((x) => x.trim()).sort(), ['screenshot.png', 'steps.txt']);
+  });
+
   const admin = await newSession(browser, base, ADMIN);
   await t.test('the admin works the ticket: In Progress, priority, Resolved', async (t) => {
     await admin.goto(`${base}${ticketPath}`);
@@ -217,4 +256,47 @@ t.test('a ticket from creation to satisfaction', async (t) => {
     t.match(await row.innerText(), /Closed[\s\S]*P1[\s\S]*5 Very satisfied/);
     await shot(alice, 'list-closed');
   });
+
+  await t.test('the new-ticket form takes a selection as route state', async (t) => {
+    await alice.goto(`${base}/supportrequest`);
+    await alice.getByRole('button', { name: 'New' }).waitFor();
+    // What the inventory screen does: navigate with history state (wouter follows pushState).
+    await alice.evaluate(() =>
+      window.history.pushState({ summary: 'Inventory investigation', description: 'vm-1 (us-central1): public IP' }, '', '/supportrequest/new'),
+    );
+    await alice.getByRole('heading', { name: 'New Rapid Architecture Ticket' }).waitFor();
+    t.equal(await alice.getByRole('textbox', { name: 'Summary' }).inputValue(), 'Inventory investigation');
+    t.equal(await alice.getByRole('textbox', { name: 'Description' }).inputValue(), 'vm-1 (us-central1): public IP');
+    await alice.getByRole('button', { name: 'Cancel' }).click();
+    await alice.getByRole('heading', { name: 'Rapid Architecture Ticket', exact: true }).waitFor();
+  });
+
+  await t.test('a viewer reads, pages, and changes nothing', async (t) => {
+    const token = await login(app, ALICE);
+    for (let i = 1; i <= 11; i++) {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/v1/jira/msp_tickets',
+        headers: bearer(token),
+        payload: { customer: 'acme-corp', summary: `Question ${i}`, description: 'How do budgets work?', priority: 'P4' },
+      });
+      t.equal(res.statusCode, 201, res.body);
+    }
+    const victor = await newSession(browser, base, 'victor@acme.example');
+    await victor.getByRole('navigation', { name: 'Side menu' }).getByRole('link', { name: 'Rapid Architecture Ticket' }).click();
+    await victor.getByText(/^1–10 of 12$/).waitFor();
+    t.equal(await victor.getByRole('button', { name: 'New' }).count(), 0, 'no New without supportrequest_create');
+    t.equal(await victor.getByRole('row', { name: /Open ticket/ }).count(), 10, 'page size 10');
+    await victor.getByRole('button', { name: 'Next page' }).click();
+    await victor.getByText(/^11–12 of 12$/).waitFor();
+    await shot(victor, 'list-viewer-page2');
+    await victor.getByRole('row', { name: /Billing export hangs/ }).click();
+    await victor.getByRole('heading', { name: 'Billing export hangs' }).waitFor();
+    t.equal(await victor.getByRole('combobox', { name: 'Status' }).isDisabled(), true);
+    t.equal(await victor.getByRole('button', { name: 'Provide Feedback' }).count(), 0, 'already given');
+    t.equal(await victor.getByRole('button', { name: 'Download steps.txt' }).count(), 1, 'viewers may download');
+    await victor.getByRole('button', { name: 'Back' }).click();
+    await victor.getByText(/^1–10 of 12$/).waitFor();
+  });
+
 });

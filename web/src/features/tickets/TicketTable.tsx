@@ -38,7 +38,7 @@ export function TicketTable({ tickets, onOpen }: TicketTableProps) {
               key={t.id}
               className={styles.row}
               tabIndex={0}
-              aria-label={`Open ticket ${t.jira_issue_key ?? t.summary}`}
+              aria-label={`Open ticket ${t.jira_issue_key ?? '(pending)'}: ${t.summary}`}
               onClick={() => onOpen(t.id)}
               onKeyDown={(e) => onKeyDown(e, t.id)}
             >
