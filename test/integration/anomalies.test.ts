@@ -221,3 +221,37 @@ t.test('a customer with anomaly detection off is not judged', async (t) => {
   const n = await app.env.pool.query('SELECT count(*)::int AS n FROM anomaly');
   t.equal(n.rows[0].n, 0);
 });
+
+t.test('through the queues: anomaly-detect enqueued like the nightly schedule, e-mail delivered by notify', async (t) => {
+  const app = await build(t);
+  const { pool, config } = app.env;
+  await series(pool, 'p-spike', 'Compute Engine', '100', 28, '300');
+  const smtp = await startLocalSmtpServer(pool, 0);
+  t.teardown(() => smtp.close());
+  const host = await startWorkers({
+    redisUrl: REDIS_URL,
+    prefix: config.QUEUE_PREFIX,
+    queues: ['anomaly-detect', 'notify'],
+    handlers: buildHandlers({
+      pool,
+      mailer: smtpMailer(`smtp://127.0.0.1:${smtp.port}`, config.MAIL_FROM),
+      mailDomain: 'commandcenter.test',
+      enqueue: app.producers.enqueue,
+      publicUrl: 'http://cc.test',
+    }),
+  });
+  t.teardown(() => host.close());
+  const events = new QueueEvents('anomaly-detect', { connection: { url: REDIS_URL }, prefix: config.QUEUE_PREFIX });
+  t.teardown(() => events.close());
+  await events.waitUntilReady();
+  const jobId = await app.producers.enqueue('anomaly-detect', { date: DAY });
+  const result = (await (await app.producers.queues['anomaly-detect'].getJob(jobId))!.waitUntilFinished(events, 30000)) as { notices: number };
+  t.equal(result.notices, 1);
+  const deadline = Date.now() + 15000;
+  let rows: { rcpt_to: string[]; subject: string }[] = [];
+  while (Date.now() < deadline && rows.length === 0) {
+    rows = (await pool.query('SELECT rcpt_to, subject FROM mail_message')).rows;
+    if (rows.length === 0) await new Promise((r) => setTimeout(r, 100));
+  }
+  t.same(rows, [{ rcpt_to: ['alice@acme.example'], subject: `Acme Corp: 1 spend anomaly on ${DAY}` }]);
+});
