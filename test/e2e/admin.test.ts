@@ -39,7 +39,7 @@ t.test('administration end to end', async (t) => {
   });
   t.teardown(() => host.close());
 
-  const adminContext = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  const adminContext = await browser.newContext({ viewport: { width: 1400, height: 1000 }, permissions: ['clipboard-read', 'clipboard-write'] });
   t.teardown(() => adminContext.close());
   const page = await adminContext.newPage();
   await signIn(page, base, 'admin@commandcenter.local');
@@ -62,6 +62,24 @@ t.test('administration end to end', async (t) => {
     const row = page.getByRole('row').filter({ hasText: ENTITY });
     await row.waitFor();
     t.match(await row.innerText(), /No Users/, "no admins: 'No Users'");
+
+    // Keyboard: a focused row opens with Enter.
+    await row.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Update Entity' }).waitFor();
+    await page.getByRole('tab', { name: 'Entity Admin' }).click();
+    const admins = page.getByRole('tabpanel');
+    t.equal(await admins.getByRole('button', { name: 'Add' }).isDisabled(), true, 'Add stays disabled while nothing is chosen');
+    await admins.getByRole('checkbox', { name: 'admin@commandcenter.local' }).check();
+    await admins.getByRole('button', { name: 'Add' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Please confirm' });
+    await confirm.getByRole('button', { name: 'Submit' }).click();
+    await snackbar(page, `${ENTITY} successfully updated`);
+    await admins.getByRole('row').filter({ hasText: 'admin@commandcenter.local' }).waitFor();
+    await shot(page, 'entity-admins');
+    await page.getByRole('link', { name: 'Entity Management' }).click();
+    await page.getByRole('row').filter({ hasText: ENTITY }).filter({ hasText: 'admin@commandcenter.local' }).waitFor();
+    t.pass('the admin shows in the Admin Email column after the confirm dialog');
     await page.getByLabel('Filter Entities').fill('zeta');
     t.equal(await page.getByRole('row').count(), 2, 'the filter keeps the header and the one matching entity');
     await shot(page, 'entities');
@@ -147,8 +165,24 @@ t.test('administration end to end', async (t) => {
     await page.getByRole('row').filter({ hasText: CUSTOMER }).click();
     await page.getByRole('heading', { name: 'Update Customer' }).waitFor();
     t.ok(await page.getByRole('checkbox', { name: 'Service Account' }).isDisabled(), 'the service account is read-only once set');
-    await page.getByRole('region', { name: 'Advanced Settings' }).waitFor();
+    const advanced = page.getByRole('region', { name: 'Advanced Settings' });
+    await advanced.getByLabel('Project ids').fill('zeta-prod-1, zeta-data');
+    await advanced.getByRole('button', { name: 'Grant script' }).click();
+    const script = advanced.getByLabel('Cloud shell script');
+    await script.waitFor();
+    const text = await script.innerText();
+    t.match(text, /zeta-prod-1/, 'the grant script names the projects');
+    t.match(text, /zeta-data/);
+    await advanced.getByRole('button', { name: 'Copy to clipboard' }).click();
+    await snackbar(page, 'Script copied to clipboard');
+    t.equal(await page.evaluate(() => navigator.clipboard.readText()), text, 'the script is on the clipboard');
     await shot(page, 'customer-update');
+
+    await page.getByRole('combobox', { name: 'Currency' }).selectOption('DKK');
+    await page.getByRole('button', { name: 'Update' }).click();
+    await snackbar(page, `${CUSTOMER} successfully updated`);
+    const updated = (await app.inject({ method: 'GET', url: `/v1/customers/${CUSTOMER_ID}/`, headers: bearer(token) })).json();
+    t.equal(updated.billing_currency, 'DKK', "'{name} successfully updated' and saved");
 
     await page.goto(`${base}/customermanagement/update/no-such-customer`);
     const notFound = page.getByRole('alertdialog', { name: 'Customer not found' });
