@@ -41,6 +41,13 @@ export function TicketViewPage({ route, params }: PageProps) {
   return (
     <Page title={route.title} subtitle={`${ticket.jira_issue_key ?? 'Not yet in Jira'} · ${ticket.customer_name}`}>
       {back}
+      {ticket.sync_state === 'failed' ? (
+        <Banner
+          variant="warning"
+          title="This ticket has not reached the support team's system yet"
+          description={ticket.sync_error ?? 'It will be sent again automatically.'}
+        />
+      ) : null}
       <div className={styles.layout}>
         <div className={styles.main}>
           <section className={styles.section} aria-labelledby="ticket-summary">
