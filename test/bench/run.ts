@@ -1,12 +1,20 @@
-export {};
 /**
- * Benchmark runner: each benchmark prints its figures beside a baseline measured in the same run.
- * Later issues add files to BENCHMARKS (ingest throughput, chart latency, forecast backtest, anomaly detection).
+ * Benchmark runner: each benchmark prints its figures beside a baseline measured in the same run (not asserted).
+ * BENCH_ROWS (default 5,000,000) sets the generated cost lines; BENCH_SECONDS (default 10) each autocannon run.
  */
-const BENCHMARKS: { name: string; run: () => Promise<void> }[] = [];
+import { benchContext } from './context.ts';
+import { ingestBench } from './ingest.bench.ts';
+import { chartBench } from './chart.bench.ts';
+import { forecastBench } from './forecast.bench.ts';
 
-if (BENCHMARKS.length === 0) console.log('no benchmarks yet');
-for (const b of BENCHMARKS) {
-  console.log(`# ${b.name}`);
-  await b.run();
+const ctx = await benchContext();
+try {
+  console.log(`# billing ingest: ${ctx.rows.toLocaleString('en-US')} generated rows`);
+  await ingestBench(ctx);
+  console.log('# billing chart route latency (12-month service chart)');
+  await chartBench(ctx);
+  console.log('# forecast backtest vs naive baseline');
+  await forecastBench();
+} finally {
+  await ctx.close();
 }

@@ -98,6 +98,15 @@ export function toCopyLine(r: CostRow): string {
 }
 
 /**
+ * Memory for the replace transaction's sorts and hash aggregates (the rollup rebuild groups every line of the
+ * replaced days): at the default 4 MB they spill to disk and a year of a big account takes several times longer.
+ * LOCAL: ends with the transaction, the pooled connection keeps its default.
+ */
+export async function tuneReplaceTransaction(tx: PoolClient): Promise<void> {
+  await tx.query(`SET LOCAL work_mem = '128MB'`);
+}
+
+/**
  * Serialises ingests of one billing account: two overlapping jobs would otherwise both delete the
  * old slice and both insert, double counting. Held until the transaction ends.
  */

@@ -22,6 +22,7 @@ import {
   stagedDays,
   startBatch,
   toCopyLine,
+  tuneReplaceTransaction,
   type IngestSourceKind,
 } from '@cc/shared/db/billing-ingest.ts';
 import { findCustomerBilling } from '@cc/shared/db/billing-ingest.ts';
@@ -177,6 +178,7 @@ export async function runIngest(req: IngestRequest): Promise<IngestSummary> {
     let days: string[] = [];
     try {
       await client.query('BEGIN');
+      await tuneReplaceTransaction(client);
       await lockBillingAccount(client, req.billingAccountId);
       days = await stagedDays(client, source.window);
       await deleteSlices(client, { billingAccountId: req.billingAccountId, days });

@@ -2,6 +2,9 @@
 -- (the caller has deleted those days' rollup rows first, in the same transaction).
 -- $1 billing_account_id, $2 days (date[])
 -- One statement fills both rollups from a single read of the lines; the GROUP BY keys are the rollups' primary keys.
+-- Label rows are first summed per distinct label set (lines of a project share its project labels, and resource
+-- label sets repeat across SKUs), so the costly expansion into key/value pairs runs on far fewer rows. Sums of sums
+-- of numeric are exact.
 WITH lines AS (
   SELECT * FROM cost_line WHERE billing_account_id = $1 AND usage_date = ANY($2::date[])
 ), daily AS (
@@ -12,15 +15,21 @@ WITH lines AS (
     service, sum(cost), sum(credits), currency
   FROM lines
   GROUP BY customer_id, billing_account_id, usage_date, provider, project_id, service, currency
+), label_sets AS (
+  SELECT customer_id, billing_account_id, usage_date, provider, project_id, currency,
+    'project' AS kind, project_labels AS labels, sum(cost) AS cost, sum(credits) AS credits
+  FROM lines WHERE project_labels <> '{}'
+  GROUP BY customer_id, billing_account_id, usage_date, provider, project_id, currency, project_labels
+  UNION ALL
+  SELECT customer_id, billing_account_id, usage_date, provider, project_id, currency,
+    'resource', resource_labels, sum(cost), sum(credits)
+  FROM lines WHERE resource_labels <> '{}'
+  GROUP BY customer_id, billing_account_id, usage_date, provider, project_id, currency, resource_labels
 )
 INSERT INTO cost_daily_label (customer_id, billing_account_id, usage_date, provider, label_kind, label_key, label_value,
   project_id, cost, credits, currency)
-SELECT l.customer_id, l.billing_account_id, l.usage_date, l.provider, kv.kind, kv.key, kv.value,
-  l.project_id, sum(l.cost), sum(l.credits), l.currency
-FROM lines l
-CROSS JOIN LATERAL (
-  SELECT 'project' AS kind, key, value FROM jsonb_each_text(l.project_labels)
-  UNION ALL
-  SELECT 'resource', key, value FROM jsonb_each_text(l.resource_labels)
-) kv
-GROUP BY l.customer_id, l.billing_account_id, l.usage_date, l.provider, kv.kind, kv.key, kv.value, l.project_id, l.currency
+SELECT s.customer_id, s.billing_account_id, s.usage_date, s.provider, s.kind, kv.key, kv.value,
+  s.project_id, sum(s.cost), sum(s.credits), s.currency
+FROM label_sets s
+CROSS JOIN LATERAL jsonb_each_text(s.labels) kv
+GROUP BY s.customer_id, s.billing_account_id, s.usage_date, s.provider, s.kind, kv.key, kv.value, s.project_id, s.currency
