@@ -61,10 +61,12 @@ t.test('detection: edges of the rule, storage, e-mail once, api', async (t) => {
   await series(pool, 'p-shift', 'Cloud Storage', '100', 28, '200');
   // A young series (10 days) is judged over the days it exists: mean 30, not 30*10/28.
   await series(pool, 'p-young', 'Cloud Run', '30', 10, '45');
+  // Rose a little (5 %, +5): stored as a candidate for lower thresholds, not flagged.
+  await series(pool, 'p-small', 'Cloud SQL', '100', 28, '105');
 
   const first = (await runDetection(app, { customer_id: ACME, date: DAY })) as { runs: { billing_account_id: string; judged_series: number; cold_start_series: number; flagged: number }[]; notices: number };
   const run = first.runs.find((r) => r.billing_account_id === ACCOUNT)!;
-  t.equal(run.judged_series, 6, 'steady, spike, zero, two shift series and young are judged');
+  t.equal(run.judged_series, 7, 'steady, spike, zero, two shift series, young and small are judged');
   t.equal(run.cold_start_series, 1, 'the three-day series is not judged');
   t.equal(run.flagged, 3, 'spike, zero mean and young meet the customer thresholds (20 %, 10)');
   t.equal(first.runs.length, 2, 'both acme accounts have a run');
@@ -77,7 +79,7 @@ t.test('detection: edges of the rule, storage, e-mail once, api', async (t) => {
     const res = await get('20', '10');
     t.equal(res.statusCode, 200);
     const body = res.json();
-    t.match(body, { date: DAY, billing_account_id: ACCOUNT, anomaly_detection: true, window_days: 28, min_history_days: 7, judged_series: 6, cold_start_series: 1 });
+    t.match(body, { date: DAY, billing_account_id: ACCOUNT, anomaly_detection: true, window_days: 28, min_history_days: 7, judged_series: 7, cold_start_series: 1 });
     t.ok(body.computed_at, 'computed_at is set');
     t.same(body.anomalies, [
       { project_id: 'p-zero', service: 'Cloud Storage', mean_cost: 0, to_date_cost: 50, delta_from_mean_cost_perc: null, currency: 'EUR' },
@@ -91,7 +93,8 @@ t.test('detection: edges of the rule, storage, e-mail once, api', async (t) => {
     t.same(await ids('20', '20'), ['p-spike', 'p-zero'], 'increase 20 ≥ 20 money (young rose by 15 only)');
     t.same(await ids('20.01', '10'), ['p-young', 'p-zero'], '20 % < 20.01 %; zero mean has no percentage');
     t.same(await ids('20', '20.01'), ['p-zero'], '20 money < 20.01');
-    t.same(await ids('0', '0'), ['p-spike', 'p-young', 'p-zero'], 'shifted spend never shows, even with no thresholds');
+    t.same(await ids('0', '0'), ['p-small', 'p-spike', 'p-young', 'p-zero'], 'shifted spend never shows, even with no thresholds');
+    t.same(await ids('5', '5'), ['p-small', 'p-spike', 'p-young', 'p-zero'], 'equality at 5 % and 5');
     t.same(await ids('50', '15'), ['p-young', 'p-zero']);
     t.same(await ids('1000', '50.01'), [], 'zero mean is still judged on money');
   });
@@ -209,6 +212,15 @@ t.test('detection: edges of the rule, storage, e-mail once, api', async (t) => {
     t.same((res.json().anomalies as { project_id: string }[]).map((a) => a.project_id), ['p-young']);
     const all = await get('20', '10', alice);
     t.same((all.json().anomalies as { project_id: string }[]).map((a) => a.project_id).sort(), ['p-young', 'p-zero']);
+  });
+
+  t.test('unflagged candidates are kept 35 days, anomalies stay', async (t) => {
+    const stored = async () => (await pool.query('SELECT project_id FROM anomaly WHERE date = $1 ORDER BY project_id', [DAY])).rows.map((r) => r.project_id);
+    t.same(await stored(), ['p-small', 'p-young', 'p-zero']);
+    await runDetection(app, { customer_id: ACME, date: addDays(DAY, 35) });
+    t.same(await stored(), ['p-small', 'p-young', 'p-zero'], 'on the 35th day still there');
+    await runDetection(app, { customer_id: ACME, date: addDays(DAY, 36) });
+    t.same(await stored(), ['p-young', 'p-zero'], 'then only the anomalies');
   });
 });
 

@@ -11,6 +11,8 @@ export interface DetectOptions {
   customerId: string | null;
   windowDays: number;
   minHistoryDays: number;
+  /** Days before the judged day for which unflagged candidates are kept. */
+  candidateRetentionDays: number;
 }
 
 export interface DetectionRun {
@@ -81,6 +83,15 @@ export async function detectAnomalies(tx: Queryable, o: DetectOptions): Promise<
         AND (x.customer_id, x.billing_account_id, x.project_id, x.service, x.currency) NOT IN (
           SELECT s.customer_id, s.billing_account_id, s.project_id, s.service, s.currency FROM anomaly_series s WHERE s.candidate)`,
     [o.date],
+  );
+  // Candidates below the customer's thresholds are kept for a while only (they are most of the rows on a weekday);
+  // flagged ones stay with their run.
+  await tx.query(
+    `DELETE FROM anomaly x
+      USING anomaly_accounts a
+      WHERE x.customer_id = a.customer_id AND x.billing_account_id = a.billing_account_id
+        AND x.date < $1::date - $2::int AND NOT x.flagged`,
+    [o.date, o.candidateRetentionDays],
   );
   const { rows } = await tx.query<DetectionRun>(
     `SELECT r.customer_id, r.billing_account_id, r.judged_series, r.cold_start_series,

@@ -11,3 +11,9 @@ export const ANOMALY_MIN_HISTORY_DAYS = 7;
 
 /** Spec 000 §9: the anomaly date is two days before today (US/Pacific): billing exports settle within two days. */
 export const ANOMALY_DATE_OFFSET_DAYS = 2;
+
+/**
+ * Unflagged candidates (rose, but below the customer's thresholds) are kept this many days: enough for the screen to
+ * try other thresholds on the last month; older days keep only the anomalies that met the customer's thresholds.
+ */
+export const ANOMALY_CANDIDATE_RETENTION_DAYS = 35;

@@ -3,7 +3,7 @@ import type { Job } from 'bullmq';
 import type { QueuePayload } from '@cc/shared/queues.ts';
 import { withTransaction } from '@cc/shared/db/pool.ts';
 import { detectAnomalies, listUnnotifiedAnomalies, markAnomaliesNotified, type UnnotifiedAnomaly } from '@cc/shared/db/anomalies.ts';
-import { ANOMALY_DATE_OFFSET_DAYS, ANOMALY_MIN_HISTORY_DAYS, ANOMALY_WINDOW_DAYS } from '@cc/shared/insights/anomaly-rule.ts';
+import { ANOMALY_CANDIDATE_RETENTION_DAYS, ANOMALY_DATE_OFFSET_DAYS, ANOMALY_MIN_HISTORY_DAYS, ANOMALY_WINDOW_DAYS } from '@cc/shared/insights/anomaly-rule.ts';
 import { addDays, billingToday } from '@cc/shared/time.ts';
 import type { WorkerDeps } from '../handlers.ts';
 import { anomalyNotice } from '../mail/templates/anomaly-notice.ts';
@@ -19,7 +19,7 @@ export function anomalyDetectHandler(deps: WorkerDeps) {
     const date = job.data.date ?? addDays(billingToday(), -ANOMALY_DATE_OFFSET_DAYS);
     const customerId = job.data.customer_id ?? null;
     const runs = await withTransaction(deps.pool, (tx) =>
-      detectAnomalies(tx, { date, customerId, windowDays: ANOMALY_WINDOW_DAYS, minHistoryDays: ANOMALY_MIN_HISTORY_DAYS }),
+      detectAnomalies(tx, { date, customerId, windowDays: ANOMALY_WINDOW_DAYS, minHistoryDays: ANOMALY_MIN_HISTORY_DAYS, candidateRetentionDays: ANOMALY_CANDIDATE_RETENTION_DAYS }),
     );
     const notices = await notifyNewAnomalies(deps, date, customerId);
     return { date, runs, notices };
