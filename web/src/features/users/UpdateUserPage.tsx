@@ -8,7 +8,9 @@ import { MessageDialog } from '../../common/MessageDialog.tsx';
 import { useSnackbar } from '../../common/Snackbar.tsx';
 import { UserForm } from './UserForm.tsx';
 import { validateUpdateUser } from './user-form.ts';
-import { useGetUserQuery, useUpdateUserMutation } from './usersApi.ts';
+import { Button } from '@primer/react';
+import { MailIcon } from '@primer/octicons-react';
+import { useGetUserQuery, useResendInvitationMutation, useUpdateUserMutation } from './usersApi.ts';
 import { useUserEvents } from './useUserEvents.ts';
 
 /** Role, e-mail and customer access of one user (spec 001 §2.7, §4, §5). */
@@ -19,6 +21,7 @@ export function UpdateUserPage({ route, params }: PageProps) {
   const { show } = useSnackbar();
   const { data: user, isLoading, error } = useGetUserQuery(id);
   const [update, { isLoading: saving }] = useUpdateUserMutation();
+  const [resend, { isLoading: resending }] = useResendInvitationMutation();
   const [failure, setFailure] = useState<string | null>(null);
 
   if (isLoading) return <PageLoading />;
@@ -32,6 +35,21 @@ export function UpdateUserPage({ route, params }: PageProps) {
 
   return (
     <Page title={route.title} subtitle={user.email}>
+      {user.invitation_pending ? (
+        <div>
+          <Button
+            leadingVisual={MailIcon}
+            loading={resending}
+            onClick={async () => {
+              const result = await resend(user.id);
+              if ('error' in result) setFailure(errorDetail(result.error) ?? 'Error sending the invitation');
+              else show({ message: `Invitation sent to ${result.data.email}`, variant: 'success' });
+            }}
+          >
+            Send the invitation again
+          </Button>
+        </div>
+      ) : null}
       <UserForm
         key={user.id}
         mode="update"

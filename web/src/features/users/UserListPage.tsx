@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Button } from '@primer/react';
+import { Button, Label } from '@primer/react';
 import { PlusIcon, TrashIcon } from '@primer/octicons-react';
 import { useLocation } from 'wouter';
 import { ROLE_LABELS } from '@cc/shared/permissions.ts';
@@ -19,7 +19,19 @@ const entitiesText = (u: AdminUser) => u.entities.join(', ');
 const customersText = (u: AdminUser) => u.customers.map((c) => c.name).join(', ');
 
 const COLUMNS: DataListColumn<AdminUser>[] = [
-  { header: 'Email', cell: (u) => u.email, text: (u) => u.email, width: 'minmax(14rem, 2fr)' },
+  {
+    header: 'Email',
+    cell: (u) =>
+      u.invitation_pending ? (
+        <span>
+          {u.email} <Label variant="attention">Invited</Label>
+        </span>
+      ) : (
+        u.email
+      ),
+    text: (u) => u.email,
+    width: 'minmax(14rem, 2fr)',
+  },
   { header: 'Role', cell: roleText, text: roleText, width: 'minmax(8rem, 1fr)' },
   { header: 'Entities', cell: entitiesText, text: entitiesText },
   { header: 'Customer Access', cell: customersText, text: customersText, width: 'minmax(12rem, 2fr)' },

@@ -64,10 +64,20 @@ export const usersApi = api.injectEndpoints({
       query: (users) => ({ url: '/v1/users/', method: 'DELETE', body: { users } }),
       invalidatesTags: [LIST, 'Customer', 'Entity'],
     }),
+    resendInvitation: build.mutation<{ email: string }, string>({
+      query: (id) => ({ url: `/v1/users/${encodeURIComponent(id)}/invitation/`, method: 'POST' }),
+    }),
   }),
 });
 
-export const { useListUsersQuery, useGetUserQuery, useInviteUsersMutation, useUpdateUserMutation, useDeleteUsersMutation } = usersApi;
+export const {
+  useListUsersQuery,
+  useGetUserQuery,
+  useInviteUsersMutation,
+  useUpdateUserMutation,
+  useDeleteUsersMutation,
+  useResendInvitationMutation,
+} = usersApi;
 
 /** Every user's e-mail, for the add-user pick lists. */
 export function useAllUserIds(): string[] {
