@@ -70,4 +70,13 @@ t.test("a customer can never read or change another customer's ticket, whatever 
   const adminRead = await app.inject({ method: 'GET', url: `/v1/jira/msp_tickets/${bobKey}`, headers: bearer(admin) });
   t.equal(adminRead.statusCode, 200, 'the provider reads every customer');
   t.equal((await app.inject({ method: 'GET', url: '/v1/jira/msp_tickets/nope-nope', headers: bearer(admin) })).statusCode, 404);
+
+  // the Support feature off for acme-corp: its users are refused, the provider still reads
+  await app.env.pool.query(`UPDATE customer SET support_request = false WHERE customer_id = 'acme-corp'`);
+  const off = await app.inject({ method: 'GET', url: '/v1/jira/msp_tickets/acme-corp/list', headers: bearer(alice) });
+  t.equal(off.statusCode, 403);
+  t.same(off.json(), { detail: 'Support requests are disabled for this customer' });
+  t.equal((await app.inject({ method: 'GET', url: `/v1/jira/msp_tickets/${alices.id}`, headers: bearer(alice) })).statusCode, 403);
+  t.equal((await raise(app, alice, 'acme-corp')).status, 403);
+  t.equal((await app.inject({ method: 'GET', url: '/v1/jira/msp_tickets/acme-corp/list', headers: bearer(admin) })).statusCode, 200);
 });

@@ -85,6 +85,12 @@ export async function findTicketCustomer(db: Queryable, key: string): Promise<st
   return rows[0]?.customer_id ?? null;
 }
 
+/** The customer's support_request flag (spec 000 §6: the Support feature is on for the customer). */
+export async function supportEnabled(db: Queryable, customerId: string): Promise<boolean> {
+  const { rows } = await db.query<{ on: boolean }>('SELECT support_request AS on FROM customer WHERE customer_id = $1', [customerId]);
+  return rows[0]?.on ?? false;
+}
+
 export async function findTicket(db: Queryable, key: string, opts: { forUpdate?: boolean } = {}): Promise<TicketRow | null> {
   const sql = opts.forUpdate
     ? `${SELECT_TICKET} WHERE ${keyWhere(key)} FOR UPDATE OF t`
@@ -233,8 +239,9 @@ export async function insertAttachment(
   a: { id: string; ticket_id: string; file_name: string; stored_name: string; mime_type: string; size: number; author: string },
 ): Promise<void> {
   await tx.query(
-    `INSERT INTO ticket_attachment (id, ticket_id, file_name, stored_name, mime_type, size, author)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    // clock_timestamp, not now(): files attached in one transaction keep the order they were given in
+    `INSERT INTO ticket_attachment (id, ticket_id, file_name, stored_name, mime_type, size, author, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, clock_timestamp())`,
     [a.id, a.ticket_id, a.file_name, a.stored_name, a.mime_type, a.size, a.author],
   );
   await tx.query('UPDATE ticket_upload SET attached_to = $2 WHERE generated_name = $1', [a.stored_name, a.ticket_id]);
