@@ -16,6 +16,7 @@ import { billingToday } from '@cc/shared/time.ts';
 import { defaultWindow } from '../../workers/src/adapters/billing/index.ts';
 import { ingestCommand, BadIngestCommand, IngestRejected } from '../../workers/src/billing/ingest.ts';
 import { progressBar } from './progress-bar.ts';
+import { billingCache } from '../../workers/src/billing/cache.ts';
 
 const USAGE = `usage:
   cc ingest --customer ID --billing-account ID --file PATH
@@ -50,6 +51,18 @@ function parseIngestArgs(argv: string[]): BillingIngestCommand {
   return { ...base, source: 'gcp-generated', from: values.from, to: values.to };
 }
 
+/** Cached dashboard charts of the account are stale now; without Redis (an offline backfill) there is nothing to drop. */
+async function invalidateCharts(config: { REDIS_URL: string; QUEUE_PREFIX: string }, billingAccountId: string): Promise<void> {
+  const cache = billingCache(config.REDIS_URL, config.QUEUE_PREFIX);
+  try {
+    await cache.invalidate(billingAccountId);
+  } catch (err) {
+    console.error(`warning: cached charts not invalidated (${(err as Error).message}); they expire within an hour`);
+  } finally {
+    await cache.close();
+  }
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command !== 'ingest') {
@@ -63,7 +76,8 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`${(err as Error).message}\n${USAGE}`);
     return 2;
   }
-  const pool = createPool(loadConfig().DATABASE_URL, 2);
+  const config = loadConfig();
+  const pool = createPool(config.DATABASE_URL, 2);
   const bar = progressBar();
   try {
     const summary = await ingestCommand(pool, cmd, {
@@ -71,6 +85,7 @@ export async function main(argv: string[]): Promise<number> {
       onProgress: (p) => bar.update(p),
     });
     bar.finish();
+    await invalidateCharts(config, cmd.billing_account_id);
     console.log(`loaded ${summary.rows} rows into ${summary.days} days (${summary.from}..${summary.to}), batch ${summary.batchId}`);
     for (const t of summary.totals) {
       console.log(`  ${t.provider_name} (${t.provider}) ${t.currency}: cost ${t.cost}, credits ${t.credits}, spend ${t.spend}`);

@@ -2,6 +2,8 @@ import t from 'tap';
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { Queue, QueueEvents } from 'bullmq';
 import type { QueueName } from '@cc/shared/queues.ts';
 import { addDays, billingToday } from '@cc/shared/time.ts';
@@ -94,6 +96,15 @@ t.test('chart answers are cached per account and settings, and an ingest of the 
   t.equal(g.statusCode, 202, g.body);
   await wait(g.json().job_id);
   t.equal((await chart()).headers['x-cache'], 'hit', 'another account does not invalidate');
+
+  // The CLI backfill runs the same ingest in its own process and drops the account's cached charts too.
+  const cli = await promisify(execFile)(
+    'npx',
+    ['tsx', 'infra/cli/cc.ts', 'ingest', '--customer', 'acme-corp', '--billing-account', ACME.billingAccountId, '--generate', '--from', addDays(today, -2), '--to', addDays(today, -1)],
+    { env: { ...process.env, DATABASE_URL: config.DATABASE_URL, REDIS_URL, QUEUE_PREFIX: config.QUEUE_PREFIX } },
+  );
+  t.match(cli.stdout, /loaded \d+ rows into 2 days/);
+  t.equal((await chart()).headers['x-cache'], 'miss', 'the CLI ingest invalidated the cache');
 
   // Follow-ups of each successful ingest wait in their queues (their workers are not running here).
   for (const name of ['anomaly-detect', 'alert-evaluate'] as const) {
