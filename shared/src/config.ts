@@ -85,6 +85,8 @@ export const SETTINGS = {
   ATTACHMENT_STORE: setting(oneOf('local', 'gcs'), 'local', 'where ticket attachments are kept: local disk (ATTACHMENT_DIR) or Google Cloud Storage'),
   ATTACHMENT_DIR: setting(str, 'var/attachments', 'directory of ticket attachments (ATTACHMENT_STORE=local)'),
   ATTACHMENT_BUCKET: setting(str, '', 'Google Cloud Storage bucket of ticket attachments (ATTACHMENT_STORE=gcs)'),
+  ATTACHMENT_GCS_KEY_FILE: setting(str, '', 'service account JSON key file that signs Cloud Storage URLs (ATTACHMENT_STORE=gcs)'),
+  ATTACHMENT_GCS_ENDPOINT: setting(url('https:', 'http:'), 'https://storage.googleapis.com', 'Cloud Storage endpoint (a test server in tests)'),
   UPLOAD_URL_TTL_SECONDS: setting(int(30, 86400), '900', 'how long a signed attachment upload URL stays valid'),
   MAIL: setting(oneOf('local', 'real'), 'local', 'local: in-process SMTP server storing mail in PostgreSQL; real: SMTP_URL'),
   SMTP_URL: setting(url('smtp:', 'smtps:'), 'smtp://127.0.0.1:2525', 'SMTP server the notify queue sends through'),
@@ -116,6 +118,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     for (const name of ['JIRA_SITE', 'JIRA_EMAIL', 'JIRA_API_TOKEN'] as const) {
       if (!config[name]) throw new ConfigError(`${name} is required when TICKETS=jira`);
     }
+  }
+  if (config.ATTACHMENT_STORE === 'gcs' && (!config.ATTACHMENT_BUCKET || !config.ATTACHMENT_GCS_KEY_FILE)) {
+    throw new ConfigError('ATTACHMENT_BUCKET and ATTACHMENT_GCS_KEY_FILE are required when ATTACHMENT_STORE=gcs');
   }
   return config;
 }

@@ -1,6 +1,7 @@
 import type { Config } from '@cc/shared/config.ts';
 import type { Pool } from '@cc/shared/db/pool.ts';
-import { localAttachmentStore, type AttachmentStore } from '@cc/shared/ports/attachment-store.ts';
+import { readFileSync } from 'node:fs';
+import { gcsAttachmentStore, localAttachmentStore, serviceAccountKey, type AttachmentStore } from '@cc/shared/ports/attachment-store.ts';
 import type { TicketSystem } from '@cc/shared/ports/ticket-system.ts';
 import { jiraCloudTicketSystem, parsePriorityMap } from './cloud.ts';
 import { localTicketSystem } from './local.ts';
@@ -23,6 +24,12 @@ export function ticketSystemFromConfig(config: Config, pool: Pool): TicketSystem
 
 /** The worker only reads attachment bytes (to send them to Jira); signing is the api's business. */
 export function attachmentReaderFromConfig(config: Config): AttachmentStore {
-  if (config.ATTACHMENT_STORE === 'gcs') throw new Error('ATTACHMENT_STORE=gcs is not built yet (see docs/decisions-tickets.md)');
+  if (config.ATTACHMENT_STORE === 'gcs') {
+    return gcsAttachmentStore({
+      bucket: config.ATTACHMENT_BUCKET,
+      endpoint: config.ATTACHMENT_GCS_ENDPOINT,
+      ...serviceAccountKey(readFileSync(config.ATTACHMENT_GCS_KEY_FILE, 'utf8')),
+    });
+  }
   return localAttachmentStore({ dir: config.ATTACHMENT_DIR, secret: 'the worker signs nothing' });
 }
