@@ -145,6 +145,19 @@ t.test('attachments are checked by content, size and count', async (t) => {
     t.equal(res.status, 400, filename);
     t.same(JSON.parse(res.body), { detail }, filename);
   }
+  // the type a browser sends (or none) does not matter: the bytes are taken raw and judged by content
+  for (const [contentType, bytes, mime] of [
+    [undefined, PNG, 'image/png'],
+    ['', PNG, 'image/png'],
+    ['application/json', Buffer.from('{"a": 1}'), 'text/plain'],
+    ['text/plain', TEXT, 'text/plain'],
+    ['image/png', PDF, 'application/pdf'],
+  ] as const) {
+    const signed = (await app.inject({ method: 'GET', url: '/v1/jira/signed_url', query: { filename: 'f' }, headers: bearer(alice) })).json();
+    const res = await app.inject({ method: 'PUT', url: signed.signed_url, body: bytes, headers: contentType === undefined ? {} : { 'content-type': contentType } });
+    t.equal(res.statusCode, 201, `content-type ${contentType}`);
+    t.equal(res.json().mime_type, mime, `content-type ${contentType}`);
+  }
   const max = await upload(app, alice, 'max.txt', Buffer.alloc(5_000_000, 0x61));
   t.equal(max.status, 201, 'exactly 5,000,000 bytes is accepted');
 

@@ -47,6 +47,11 @@ export function ticketAttachments(store: AttachmentStore, signingKey: string): F
     // way a cloud storage signed URL is. Each URL takes one upload.
     await app.register(async (plain) => {
       const scope = plain.withTypeProvider<TypeBoxTypeProvider>();
+      // Whatever the browser sends (a File's type, or none at all), the bytes are taken raw: the type is decided
+      // from the content, and the json/text parsers of the parent scope must not turn a file into a string.
+      scope.addHook('onRequest', async (req) => {
+        req.headers['content-type'] = 'application/octet-stream';
+      });
       scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: UPLOAD_BODY_LIMIT }, (_req, body, done) => done(null, body));
       scope.put(
         '/v1/jira/uploads/:generated_name',
