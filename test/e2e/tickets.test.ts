@@ -122,6 +122,8 @@ t.test('a ticket from creation to satisfaction', async (t) => {
     t.match(await row.first().innerText(), /Billing export hangs[\s\S]*Open[\s\S]*P2/);
     t.match(await alice.getByText(/^1–1 of 1$/).innerText(), '1–1 of 1', 'row count text');
     await shot(alice, 'list');
+    // The worker writes the ticket to the ticket system; the list picks up its key without Refresh.
+    await alice.getByRole('row', { name: /^Open ticket MSP-\d+: Billing export hangs$/ }).waitFor({ timeout: 15_000 });
 
     // Keyboard: focus the row and press Enter.
     await row.first().focus();

@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type DragEvent } from 'react';
+import { useEffect, useId, useRef, useState, type DragEvent } from 'react';
 import { Button, IconButton } from '@primer/react';
 import { FileIcon, UploadIcon, XIcon } from '@primer/octicons-react';
 import { clsx } from 'clsx';
@@ -27,6 +27,19 @@ export function AttachmentDropZone({ files, onChange, max, disabled = false, lab
   const hintId = useId();
   const [dragging, setDragging] = useState(false);
   const [problems, setProblems] = useState<string[]>([]);
+
+  // A file dropped just beside the zone would make the browser open it and leave the form: refuse those drops.
+  useEffect(() => {
+    const refuse = (e: globalThis.DragEvent) => {
+      if (e.dataTransfer?.types.includes('Files')) e.preventDefault();
+    };
+    window.addEventListener('dragover', refuse);
+    window.addEventListener('drop', refuse);
+    return () => {
+      window.removeEventListener('dragover', refuse);
+      window.removeEventListener('drop', refuse);
+    };
+  }, []);
 
   async function add(incoming: readonly File[]) {
     const found: string[] = [];

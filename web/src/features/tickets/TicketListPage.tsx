@@ -11,6 +11,7 @@ import { useSelectedCustomer } from '../customers/useCustomerContext.ts';
 import { TicketTable } from './TicketTable.tsx';
 import { TablePager, PAGE_SIZES } from './TablePager.tsx';
 import { useListTicketsQuery } from './ticketsApi.ts';
+import { PENDING_POLL_MS } from './ticket-rules.ts';
 import styles from './tickets.module.css';
 
 const NO_PERMS: readonly string[] = [];
@@ -21,7 +22,12 @@ export function TicketListPage({ route }: PageProps) {
   const [, navigate] = useLocation();
   const perms = useAppSelector((s) => s.session.claims?.perms ?? NO_PERMS);
   const { selected } = useSelectedCustomer();
-  const { data, error, isLoading, isFetching, refetch } = useListTicketsQuery(selected?.id ?? '', { skip: !selected });
+  const [pending, setPending] = useState(false);
+  // Re-read while the ticket-sync queue has not written a ticket to Jira yet: its key appears by itself.
+  const pollingInterval = pending ? PENDING_POLL_MS : 0;
+  const { data, error, isLoading, isFetching, refetch } = useListTicketsQuery(selected?.id ?? '', { skip: !selected, pollingInterval });
+  const anyPending = (data ?? []).some((t) => t.sync_state === 'pending');
+  if (anyPending !== pending) setPending(anyPending);
   const [page, setPage] = useState(0);
   const [pageSize, setPageSize] = useState<number>(PAGE_SIZES[0]);
 

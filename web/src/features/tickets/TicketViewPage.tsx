@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Banner, Button, Heading } from '@primer/react';
 import { ArrowLeftIcon } from '@primer/octicons-react';
 import { useLocation } from 'wouter';
@@ -10,13 +11,19 @@ import { SatisfactionSection } from './SatisfactionSection.tsx';
 import { StatusLabel } from './TicketLabels.tsx';
 import { TicketSidePanel } from './TicketSidePanel.tsx';
 import { useGetTicketQuery } from './ticketsApi.ts';
+import { PENDING_POLL_MS } from './ticket-rules.ts';
 import styles from './tickets.module.css';
 
 /** One ticket (spec 000 §2 /supportrequest/view/{id}). */
 export function TicketViewPage({ route, params }: PageProps) {
   const [, navigate] = useLocation();
   const id = params.id ?? '';
-  const { data: ticket, error, isLoading } = useGetTicketQuery(id, { skip: !id });
+  const [pending, setPending] = useState(false);
+  // Re-read while the ticket-sync queue has not written a ticket to Jira yet: its key appears by itself.
+  const pollingInterval = pending ? PENDING_POLL_MS : 0;
+  const { data: ticket, error, isLoading } = useGetTicketQuery(id, { skip: !id, pollingInterval });
+  const isPending = ticket?.sync_state === 'pending';
+  if (isPending !== pending) setPending(isPending);
 
   const back = (
     <div className={styles.toolbar}>

@@ -7,6 +7,8 @@ import { sniffAttachmentType } from './file-sniff.ts';
 
 /** Spec 000 §4: the attachment list is read again this long after an upload. */
 export const ATTACHMENT_REFRESH_MS = 3_000;
+/** How often a screen re-reads tickets still waiting for the ticket-sync queue. */
+export const PENDING_POLL_MS = 5_000;
 
 export const TICKET_MESSAGES = {
   required: RULE_MESSAGES.required,
