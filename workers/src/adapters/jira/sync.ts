@@ -6,7 +6,7 @@
  * - pullChanges / pullIssue: reads what changed there (engineers' comments, status, priority, assignee).
  */
 import { randomUUID } from 'node:crypto';
-import type { Pool } from '@cc/shared/db/pool.ts';
+import type { Pool, Queryable } from '@cc/shared/db/pool.ts';
 import {
   applyRemoteIssue,
   attachmentsToSync,
@@ -38,12 +38,13 @@ const PULL_CURSOR = 'pull';
 const PULL_OVERLAP_MS = 2 * 60_000;
 const FIRST_PULL_LOOKBACK_MS = 24 * 3600_000;
 
-async function withTicketLock<T>(pool: Pool, ticketId: string, fn: () => Promise<T>): Promise<T> {
+/** Runs `fn` holding the ticket's advisory lock, on the connection that holds it (one connection per running sync). */
+async function withTicketLock<T>(pool: Pool, ticketId: string, fn: (db: Queryable) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock(hashtext($1))', [`ticket-sync:${ticketId}`]);
     try {
-      return await fn();
+      return await fn(client);
     } finally {
       await client.query('SELECT pg_advisory_unlock(hashtext($1))', [`ticket-sync:${ticketId}`]);
     }
@@ -61,8 +62,8 @@ export interface SyncResult {
 }
 
 export function syncTicket(deps: TicketSyncDeps, ticketId: string): Promise<SyncResult | { skipped: string }> {
-  return withTicketLock(deps.pool, ticketId, async () => {
-    const { pool, system, store } = deps;
+  return withTicketLock(deps.pool, ticketId, async (pool) => {
+    const { system, store } = deps;
     const t = await findTicketById(pool, ticketId);
     if (!t) return { skipped: 'no such ticket' };
     const result: SyncResult = { key: t.jira_key, created: false, comments: 0, attachments: 0, fields: false };
