@@ -1,11 +1,13 @@
 /**
  * Benchmark runner: each benchmark prints its figures beside a baseline measured in the same run (not asserted).
- * BENCH_ROWS (default 5,000,000) sets the generated cost lines; BENCH_SECONDS (default 10) each autocannon run.
+ * BENCH_ROWS (default 5,000,000) sets the generated cost lines; BENCH_SECONDS (default 10) each autocannon run;
+ * ANOMALY_SERIES (default 100,000) the project x service series of the anomaly benchmark.
  */
 import { benchContext } from './context.ts';
 import { ingestBench } from './ingest.bench.ts';
 import { chartBench } from './chart.bench.ts';
 import { forecastBench } from './forecast.bench.ts';
+import { anomalyDetectBench } from './anomaly-detect.bench.ts';
 
 const ctx = await benchContext();
 try {
@@ -18,3 +20,6 @@ try {
 } finally {
   await ctx.close();
 }
+// Its own database: the anomaly benchmark rewrites the seeded customer's billing accounts.
+console.log('# anomaly detection: time and precision/recall vs the plain mean rule');
+await anomalyDetectBench();
