@@ -19,6 +19,8 @@ export interface RealCloudProjectsOptions {
 /** Answered as 502: the upstream refused or failed, not the caller. */
 export class CloudProjectsError extends Error {
   readonly statusCode = 502;
+  /** The message names the upstream call and its answer: worth showing to the admin who asked. */
+  readonly expose = true;
 }
 
 // '@' stays literal, as Google's own clients send resource names ({+name}); anything else unusual is escaped.

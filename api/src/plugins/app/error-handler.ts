@@ -4,7 +4,8 @@ import type { FastifyError } from 'fastify';
 /**
  * One error handler: every error body is exactly `{ detail }`. 4xx sends the message (validation
  * messages name the part and property, e.g. "body must have required property 'email'");
- * 5xx sends a generic text and logs the error with the request.
+ * 5xx sends a generic text and logs the error with the request, unless the error says it may be shown
+ * (`expose`, e.g. an upstream Google or Jira refusal answered as 502): that message helps the user, hides nothing.
  */
 export default fp(
   async (app) => {
@@ -12,7 +13,8 @@ export default fp(
       const status = err.statusCode && err.statusCode >= 400 ? err.statusCode : 500;
       if (status >= 500) {
         req.log.error({ err, method: req.method, url: req.url, params: req.params }, 'request failed');
-        return reply.code(status).send({ detail: 'Internal Server Error' });
+        const exposed = (err as { expose?: unknown }).expose === true;
+        return reply.code(status).send({ detail: exposed ? err.message : 'Internal Server Error' });
       }
       const retryAfter = (err as { headers?: Record<string, string> }).headers?.['retry-after'];
       if (status === 429 && retryAfter) reply.header('retry-after', retryAfter);
