@@ -1,8 +1,10 @@
 /**
  * Demo spend for `make start`: 13 months of generated GCP export rows for every seeded billing account
  * that has none yet, plus the real FOCUS sample (AWS, Azure, Oracle) on Acme's first account.
- * Accounts that already hold data are left alone, so a restart is quick. Then it queues one anomaly detection and
- * one alert evaluation for every customer, so the screens have results before the first nightly run.
+ * Accounts that already hold data only get the generated days they miss up to yesterday, so a restart is quick and the
+ * recent days are never empty. Then the demo anomaly is placed on the judged day (demo-spike.ts), and one anomaly
+ * detection and one alert evaluation are queued for every customer, so the screens have results before the first
+ * nightly run.
  */
 import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
@@ -10,21 +12,31 @@ import { main as cc } from '../cli/cc.ts';
 import { loadConfig } from '@cc/shared/config.ts';
 import { createPool } from '@cc/shared/db/pool.ts';
 import { createProducer } from '../../workers/src/worker-host.ts';
+import { addDays, billingToday } from '@cc/shared/time.ts';
+import { addDemoSpikes } from './demo-spike.ts';
 
 const FOCUS_SAMPLE = fileURLToPath(new URL('../../../shared/data/focus-1.0/focus_sample.csv', import.meta.url));
 
 const config = loadConfig();
 const pool = createPool(config.DATABASE_URL, 2);
-const { rows } = await pool.query<{ customer_id: string; account: string; loaded: boolean }>(
+const { rows } = await pool.query<{ customer_id: string; account: string; loaded: boolean; last_gcp_day: string | null }>(
   `SELECT c.customer_id, a.account,
-          EXISTS (SELECT 1 FROM cost_line l WHERE l.billing_account_id = a.account) AS loaded
+          EXISTS (SELECT 1 FROM cost_line l WHERE l.billing_account_id = a.account) AS loaded,
+          (SELECT max(d.usage_date)::text FROM cost_daily d WHERE d.billing_account_id = a.account AND d.provider = 'gcp') AS last_gcp_day
      FROM customer c, unnest(c.billing_account_ids) AS a(account) ORDER BY 1, 2`,
 );
-await pool.end();
 
+const yesterday = addDays(billingToday(), -1);
 for (const r of rows) {
   if (r.loaded) {
-    console.log(`seed-billing: ${r.customer_id} / ${r.account} already has spend`);
+    if (r.last_gcp_day && r.last_gcp_day < yesterday) {
+      const from = addDays(r.last_gcp_day, 1);
+      console.log(`seed-billing: ${r.customer_id} / ${r.account} already has spend; generating the missing days ${from}..${yesterday}`);
+      const code = await cc(['ingest', '--customer', r.customer_id, '--billing-account', r.account, '--generate', '--from', from, '--to', yesterday]);
+      if (code !== 0) process.exit(code);
+    } else {
+      console.log(`seed-billing: ${r.customer_id} / ${r.account} already has spend`);
+    }
     continue;
   }
   const code = await cc(['ingest', '--customer', r.customer_id, '--billing-account', r.account, '--generate', '--months', '13']);
@@ -34,6 +46,11 @@ for (const r of rows) {
     if (focus !== 0) process.exit(focus);
   }
 }
+
+for (const s of await addDemoSpikes(pool)) {
+  console.log(`seed-billing: demo anomaly for ${s.customer_id} / ${s.billing_account_id}: ${s.project_id} BigQuery on ${s.day}`);
+}
+await pool.end();
 
 // The worker (started next by make start) runs them; the cc CLI loads spend directly and queues no follow-ups.
 const producer = createProducer(config.REDIS_URL, config.QUEUE_PREFIX);
