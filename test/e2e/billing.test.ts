@@ -48,8 +48,8 @@ t.test('billing dashboard', async (t) => {
   const today = billingToday();
   const from = `${addMonths(today, -12).slice(0, 8)}01`;
   const to = addDays(today, -1);
-  // Spec 001 §9: 12 months run from the first day of the month 11 months ago up to yesterday.
-  const twelveMonthsFrom = `${addMonths(today, -11).slice(0, 8)}01`;
+  // Spec 001 §9: 12 months run from the first day of the month 11 months before yesterday's month up to yesterday.
+  const twelveMonthsFrom = addMonths(`${to.slice(0, 8)}01`, -11);
   await runIngest({
     pool: app.env.pool,
     ...ACME,

@@ -5,6 +5,7 @@ import { exportFileName, exportRange, formatMoney, pacificClock, rangeLabel, toC
 import { defaultSettings, effectiveSettings, validateSettings, withProvider } from './settings.ts';
 import { tabsFor } from './tabs.ts';
 import type { ChartPayload } from './types.ts';
+import { resolvePeriod } from '@cc/shared/billing/periods.ts';
 
 t.test('formatMoney: English style, 2 decimals, exact on the string', async (t) => {
   t.equal(formatMoney('1234567.5'), '1,234,567.50');
@@ -29,6 +30,10 @@ t.test('period labels follow spec 001 §9 in US/Pacific', async (t) => {
   t.equal(rangeLabel({ selectedDate: '30days', startDate: '', endDate: '' }, now), '2026-02-13 - 2026-03-14');
   t.equal(rangeLabel({ selectedDate: '12months', startDate: '', endDate: '' }, now), '2025-04-01 - 2026-03-14');
   t.equal(rangeLabel({ selectedDate: 'CustomizedPeriod', startDate: '2026-01-02', endDate: '2026-01-09' }, now), '2026-01-02 - 2026-01-09');
+  // On the 1st of a month yesterday belongs to the previous month: 12 whole months end there, as the api answers.
+  const firstOfMonth = Date.UTC(2026, 11, 1, 20, 0);
+  t.equal(rangeLabel({ selectedDate: '12months', startDate: '', endDate: '' }, firstOfMonth), '2025-12-01 - 2026-11-30');
+  t.equal(rangeLabel({ selectedDate: '12months', startDate: '', endDate: '' }, firstOfMonth), resolvePeriod({ period: '12months' }, '2026-12-01').label);
   // 2026-03-15 05:00 UTC is still 2026-03-14 in Los Angeles.
   t.equal(pacificClock(Date.UTC(2026, 2, 15, 5, 7)), '2026/03/14 22:07');
 });

@@ -1,6 +1,7 @@
 /** Display formats of the billing dashboard (spec 000 §9, 001 §9). */
 import { BILLING_TIME_ZONE } from '@cc/shared/constants.ts';
-import { addDays, addMonths, billingToday } from '@cc/shared/time.ts';
+import { resolvePeriod } from '@cc/shared/billing/periods.ts';
+import { billingToday } from '@cc/shared/time.ts';
 import type { DashboardSettings } from './settings.ts';
 
 /**
@@ -88,20 +89,12 @@ export function downloadText(fileName: string, text: string, type = 'text/csv;ch
 }
 
 /**
- * The date range label of the side note, per spec 001 §9: 7 or 30 days back up to yesterday;
- * 12 months from the first day of the month 11 months ago up to yesterday; a customized period as chosen.
+ * The date range label of the side note: the very range the api answers for (spec 001 §9, shared
+ * `resolvePeriod`): 7 or 30 days back up to yesterday; 12 months from the 1st of the month 11 months
+ * before yesterday's month up to yesterday (so the 1st of a month still shows 12 whole months);
+ * a customized period as chosen.
  */
 export function rangeLabel(s: Pick<DashboardSettings, 'selectedDate' | 'startDate' | 'endDate'>, now = Date.now()): string {
-  const today = billingToday(now);
-  const yesterday = addDays(today, -1);
-  switch (s.selectedDate) {
-    case '7days':
-      return `${addDays(today, -7)} - ${yesterday}`;
-    case '30days':
-      return `${addDays(today, -30)} - ${yesterday}`;
-    case '12months':
-      return `${addMonths(today, -11).slice(0, 8)}01 - ${yesterday}`;
-    case 'CustomizedPeriod':
-      return `${s.startDate} - ${s.endDate}`;
-  }
+  if (s.selectedDate === 'CustomizedPeriod') return `${s.startDate} - ${s.endDate}`;
+  return resolvePeriod({ period: s.selectedDate }, billingToday(now)).label;
 }
