@@ -26,14 +26,18 @@ t.test('the body: Total stores blank labels', async (t) => {
     group_by: 'service',
     label_key: '',
     label_value: '',
-    quota: 1000,
+    quota: '1000',
   });
   t.same(toAlertInput({ group_by: 'project_label', label_key: 'team', label_value: 'web', quota: '5.25' }), {
     group_by: 'project_label',
     label_key: 'team',
     label_value: 'web',
-    quota: 5.25,
+    quota: '5.25',
   });
+});
+
+t.test('the quota goes out as the typed decimal text, exact beyond float precision', async (t) => {
+  t.equal(toAlertInput({ group_by: 'service', label_key: '', label_value: '', quota: '123456789012.123456789012' }).quota, '123456789012.123456789012');
 });
 
 t.test("the api's '<field>: <message>' lands under the field", async (t) => {

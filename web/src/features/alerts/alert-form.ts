@@ -49,7 +49,7 @@ export function toAlertInput(v: AlertFormValues): AlertInput {
     group_by: v.group_by as AlertGroupBy,
     label_key: labels ? v.label_key : '',
     label_value: labels ? v.label_value : '',
-    quota: Number(v.quota.trim()),
+    quota: v.quota.trim(),
   };
 }
 

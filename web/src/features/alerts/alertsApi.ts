@@ -18,7 +18,8 @@ export interface AlertInput {
   group_by: AlertGroupBy;
   label_key: string;
   label_value: string;
-  quota: number;
+  /** Decimal text as typed: money never passes through a float on its way to numeric (the api accepts text or number). */
+  quota: string;
 }
 
 /** One e-mailed first crossing of a quota in a billing month. */
