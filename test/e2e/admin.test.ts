@@ -137,6 +137,18 @@ t.test('administration end to end', async (t) => {
     t.pass('tier rows must be numeric');
     await page.getByLabel('Threshold spend of tier 2').fill('10000');
     await shot(page, 'customer-new');
+
+    // The user tabs work before the first save: the chosen users are stored with the customer.
+    for (const tab of ['User Access', 'Billing Alert Notification']) {
+      await page.getByRole('tab', { name: new RegExp(tab) }).click();
+      const panel = page.getByRole('tabpanel');
+      await panel.getByRole('checkbox', { name: 'bob@initech.example', exact: true }).check();
+      await panel.getByRole('button', { name: 'Add' }).click();
+      await page.getByRole('alertdialog', { name: 'Please confirm' }).getByRole('button', { name: 'Submit' }).click();
+      await panel.getByRole('row').filter({ hasText: 'bob@initech.example' }).waitFor();
+    }
+    await shot(page, 'customer-new-alerts');
+    await page.getByRole('tab', { name: 'Customer Info' }).click();
     await page.getByRole('button', { name: 'Save' }).click();
     await snackbar(page, `${CUSTOMER} successfully saved`);
     await page.getByRole('heading', { name: 'Customer Management' }).waitFor();
@@ -160,6 +172,9 @@ t.test('administration end to end', async (t) => {
       system_health_dashboard: false,
       documentation: true,
       drive_id: '1AbCdEfGh_ijk',
+      users: ['bob@initech.example'],
+      notify: [],
+      alert: ['bob@initech.example'],
     });
 
     await page.getByRole('row').filter({ hasText: CUSTOMER }).click();
@@ -224,6 +239,19 @@ t.test('administration end to end', async (t) => {
     await page.getByRole('heading', { name: 'User Management' }).waitFor();
     for (const email of [STAYS, MOVES]) await page.getByRole('row').filter({ hasText: email }).waitFor();
     t.match(await page.getByRole('row').filter({ hasText: STAYS }).innerText(), new RegExp(`Customer[\\s\\S]*${ENTITY}[\\s\\S]*${CUSTOMER}`));
+
+    // An address on an access list without a user entry, of a customer without an entity (spec 001 §2.7).
+    await pool.query(`UPDATE customer SET entity = NULL WHERE customer_id = 'initech'`);
+    await pool.query(`INSERT INTO customer_member (customer_id, list, user_id) VALUES ('initech', 'users', 'ghost@initech.example')`);
+    await page.reload();
+    const ghost = page.getByRole('row').filter({ hasText: 'ghost@initech.example' });
+    await ghost.waitFor();
+    t.match(await ghost.innerText(), /user not found[\s\S]*No Entity[\s\S]*Initech/, "'user not found' and 'No Entity'");
+    await shot(page, 'users-not-found');
+    await pool.query(`UPDATE customer SET entity = 'solo-ventures' WHERE customer_id = 'initech'`);
+    await pool.query(`DELETE FROM customer_member WHERE user_id = 'ghost@initech.example'`);
+    await page.reload();
+    await ghost.waitFor({ state: 'detached' });
 
     // Live: a change made elsewhere shows up without a reload.
     const token = await login(app, 'admin@commandcenter.local');
@@ -291,6 +319,44 @@ t.test('administration end to end', async (t) => {
     await notify.getByRole('row').filter({ hasText: STAYS }).waitFor();
     t.equal(await notify.getByRole('checkbox', { name: STAYS, exact: true }).count(), 0, 'a member is no longer offered in the pick list');
     await shot(page, 'customer-notify');
+
+    // A user deleted by another admin while the confirm dialog is open: the api refuses, the tab says so.
+    const adminToken = await login(app, 'admin@commandcenter.local');
+    await page.getByRole('tab', { name: /User Access/ }).click();
+    const users = page.getByRole('tabpanel');
+    await users.getByRole('checkbox', { name: 'victor@acme.example', exact: true }).check();
+    await users.getByRole('button', { name: 'Add' }).click();
+    await confirm.waitFor();
+    const gone = await app.inject({ method: 'DELETE', url: '/v1/users/', headers: bearer(adminToken), payload: { users: ['victor@acme.example'] } });
+    t.equal(gone.statusCode, 200, gone.body);
+    await confirm.getByRole('button', { name: 'Submit' }).click();
+    await snackbar(page, 'Error saving customer access list');
+    t.pass("'Error saving customer access list'");
+
+    // The api failing on the other two lists.
+    for (const [tab, list, message] of [
+      [/R\.A\.T Notification/, 'notify', 'Error saving customer notification list'],
+      [/Billing Alert Notification/, 'alert', 'Error saving customer alert list'],
+    ] as const) {
+      await page.route(`**/v1/customers/${CUSTOMER_ID}/lists/${list}/`, (route) =>
+        route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ detail: 'Internal Server Error' }) }),
+      );
+      await page.getByRole('tab', { name: tab }).click();
+      const panel = page.getByRole('tabpanel');
+      const member = await panel.getByRole('row').filter({ hasText: '@' }).count();
+      if (member > 0) {
+        await panel.getByRole('checkbox', { name: /^Select \S+@/ }).first().check();
+        await panel.getByRole('button', { name: 'Delete' }).click();
+      } else {
+        await panel.getByRole('checkbox', { name: 'alice@acme.example', exact: true }).check();
+        await panel.getByRole('button', { name: 'Add' }).click();
+      }
+      await confirm.getByRole('button', { name: 'Submit' }).click();
+      await snackbar(page, message);
+      t.pass(`'${message}'`);
+      await page.unroute(`**/v1/customers/${CUSTOMER_ID}/lists/${list}/`);
+    }
+    await shot(page, 'customer-list-error');
   });
 
   t.test('the invited user sets a password from the e-mail and sees exactly that customer', async (t) => {
@@ -330,6 +396,7 @@ t.test('administration end to end', async (t) => {
     const settings = invited.getByRole('region', { name: 'Customer Info' });
     await settings.waitFor();
     t.match(await settings.innerText(), /Tier Discount/, 'the customer reads its own settings');
+    t.match(await settings.innerText(), new RegExp(`Entity\\s+${ENTITY}`), 'the entity shows by its name, not its id');
     t.equal(await invited.getByRole('textbox').count(), 0, 'read-only: nothing to edit');
     await shot(invited, 'invited-settings');
     const refused = await invited.request.get(`${base}/v1/customers/acme-corp/`);

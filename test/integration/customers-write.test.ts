@@ -236,6 +236,20 @@ t.test('customer create and update', async (t) => {
     const other = await app.inject({ method: 'GET', url: '/v1/customers/initech/', headers: alice });
     t.same([other.statusCode, other.json()], [404, { detail: 'Customer not found' }]);
   });
+
+  t.test('Customer Settings: a customer reads the name of their own customer’s entity, not another’s', async (t) => {
+    const own = await app.inject({ method: 'GET', url: '/v1/customers/acme-corp/entity/', headers: alice });
+    t.same([own.statusCode, own.json()], [200, { id: 'nordic-group', name: 'Nordic Group' }]);
+    const bob = bearer(await login(app, 'bob@initech.example'));
+    const other = await app.inject({ method: 'GET', url: '/v1/customers/acme-corp/entity/', headers: bob });
+    t.same([other.statusCode, other.json()], [404, { detail: 'Customer not found' }]);
+    t.same((await app.inject({ method: 'GET', url: '/v1/customers/initech/entity/', headers: bob })).json(), { id: 'solo-ventures', name: 'Solo Ventures' });
+    // A customer whose entity is unset reads nulls ('No Entity' on screen).
+    await app.env.pool.query(`UPDATE customer SET entity = NULL WHERE customer_id = 'initech'`);
+    t.same((await app.inject({ method: 'GET', url: '/v1/customers/initech/entity/', headers: bob })).json(), { id: null, name: null });
+    const unknown = await app.inject({ method: 'GET', url: '/v1/customers/nosuchcustomer/entity/', headers: admin });
+    t.equal(unknown.statusCode, 404);
+  });
 });
 
 t.test('customer lists: users, notify, alert', async (t) => {

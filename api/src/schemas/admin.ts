@@ -22,6 +22,7 @@
  *   DELETE /v1/customers/:id/lists/:list/   customermanagement_update MemberListBody → CustomerDocument (removes)
  *          :list is users (User Access tab) | notify (R.A.T Notification) | alert (Billing Alert Notification)
  *   GET    /v1/customers/:id/service/access/ customermanagement_read  → ServiceAccessAnswer (granted GCP projects)
+ *   GET    /v1/customers/:id/entity/        customermanagement_read   → CustomerEntity (its entity's id and name)
  *   POST   /v1/customers/:id/service/script/ customermanagement_update ScriptRequest → ScriptAnswer
  *   All with tenant {params: 'id'}: unknown customer, or one the caller may not see → 404 'Customer not found'.
  *
@@ -158,6 +159,12 @@ export const CustomerUpdate = Type.Object({
 export type CustomerUpdate = Static<typeof CustomerUpdate>;
 
 export const CustomerParams = Type.Object({ id: Type.String() });
+
+/**
+ * The entity a customer belongs to, as its own users may read it (Customer Settings shows the name; the
+ * entity list itself is admin-only). Both null for a customer without an entity ('No Entity').
+ */
+export const CustomerEntity = Type.Object({ id: Type.Union([Type.String(), Type.Null()]), name: Type.Union([Type.String(), Type.Null()]) });
 
 export const MEMBER_LISTS = ['users', 'notify', 'alert'] as const;
 export type MemberList = (typeof MEMBER_LISTS)[number];

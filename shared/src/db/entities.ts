@@ -55,3 +55,12 @@ export async function addEntityAdmins(db: Queryable, entityId: string, userIds: 
 export async function removeEntityAdmins(db: Queryable, entityId: string, userIds: string[]): Promise<void> {
   await db.query('DELETE FROM entity_admin WHERE entity_id = $1 AND user_id = ANY($2::text[])', [entityId, userIds]);
 }
+
+/** The entity of one customer ({id: null, name: null} when it has none); null when the customer does not exist. */
+export async function entityOfCustomer(db: Queryable, customerId: string): Promise<{ id: string | null; name: string | null } | null> {
+  const { rows } = await db.query<{ id: string | null; name: string | null }>(
+    'SELECT e.id, e.name FROM customer c LEFT JOIN entity e ON e.id = c.entity WHERE c.customer_id = $1',
+    [customerId],
+  );
+  return rows[0] ?? null;
+}

@@ -10,6 +10,7 @@ import { CustomerDocument } from '../../schemas/customer.ts';
 import { CustomerCreate, CustomerParams, CustomerUpdate } from '../../schemas/admin.ts';
 import { withErrors } from '../../schemas/common.ts';
 import { errors } from '../../errors.ts';
+import customerEntity from './entity.ts';
 import customerLists from './lists.ts';
 import serviceAccess from './service.ts';
 
@@ -85,5 +86,6 @@ const customersWrite: FastifyPluginAsyncTypebox = async (app) => {
 
   await app.register(customerLists);
   await app.register(serviceAccess);
+  await app.register(customerEntity);
 };
 export default customersWrite;

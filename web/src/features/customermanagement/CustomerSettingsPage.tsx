@@ -4,6 +4,7 @@ import type { PageProps } from '../../app/routes.ts';
 import { Page, PageLoading, PageMessage } from '../../common/Page.tsx';
 import { useCurrentCustomer } from '../customers/useCustomerContext.ts';
 import { FLAG_LABELS, formFromCustomer } from './customer-form.ts';
+import { useGetCustomerEntityQuery } from './customerManagementApi.ts';
 import styles from '../../common/forms.module.css';
 
 const yesNo = (on: boolean) => (on ? 'Yes' : 'No');
@@ -11,6 +12,7 @@ const yesNo = (on: boolean) => (on ? 'Yes' : 'No');
 /** The selected customer's settings, read-only, for role customer (spec 001 §2.5). */
 export function CustomerSettingsPage({ route }: PageProps) {
   const { customer, isLoading, isError } = useCurrentCustomer();
+  const { data: entity } = useGetCustomerEntityQuery(customer?.customer_id ?? '', { skip: !customer });
   if (isLoading) return <PageLoading />;
   if (isError || !customer) {
     return (
@@ -23,7 +25,8 @@ export function CustomerSettingsPage({ route }: PageProps) {
   const rows: [string, ReactNode][] = [
     ['Name', f.customer_name],
     ['Id', f.customer_id],
-    ['Entity', f.entity || 'No Entity'],
+    // The name comes from the customer's own entity route: customers cannot read the entity list.
+    ['Entity', f.entity ? (entity?.name ?? '…') : 'No Entity'],
     ['Billing account Id', f.billing_account_id || '—'],
     ['Currency', f.billing_currency],
     ['Dashboard type', f.billing_dashboard_type],

@@ -75,6 +75,11 @@ export const customerManagementApi = api.injectEndpoints({
       query: (id) => `/v1/customers/${encodeURIComponent(id)}/service/access/`,
       providesTags: (_r, _e, id) => [{ type: 'Customer', id: `${id}/access` }],
     }),
+    /** The customer's entity as its own users may read it (Customer Settings); nulls when it has none. */
+    getCustomerEntity: build.query<{ id: string | null; name: string | null }, string>({
+      query: (id) => `/v1/customers/${encodeURIComponent(id)}/entity/`,
+      providesTags: (_r, _e, id) => [{ type: 'Customer', id }, { type: 'Entity', id: 'LIST' }],
+    }),
     generateServiceScript: build.mutation<{ script: string }, { customer_id: string; action: 'grant' | 'revoke'; project_ids: string[] }>({
       query: (body) => ({ url: `/v1/customers/${encodeURIComponent(body.customer_id)}/service/script/`, method: 'POST', body }),
     }),
@@ -87,5 +92,6 @@ export const {
   useUpdateCustomerMutation,
   useChangeCustomerMembersMutation,
   useGetServiceAccessQuery,
+  useGetCustomerEntityQuery,
   useGenerateServiceScriptMutation,
 } = customerManagementApi;
