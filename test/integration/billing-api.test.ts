@@ -165,7 +165,7 @@ t.test('billing api over 13 months of generated spend', async (t) => {
 
   t.test('Tier Discount months: highest tier reached applies to the whole month', async (t) => {
     await app.env.pool.query(
-      `UPDATE customer SET billing_dashboard_tier_discount = '[{"threshold_spend": 1000, "percentage": 2}, {"threshold_spend": 3000.5, "percentage": 4.5}, {"threshold_spend": 99999999, "percentage": 9}]' WHERE customer_id = 'acme-corp'`,
+      `UPDATE customer SET billing_dashboard_tier_discount = '[{"threshold_spend": 3000.5, "percentage": 4.5}, {"threshold_spend": 99999999, "percentage": 9}, {"threshold_spend": 1000, "percentage": 2}]' WHERE customer_id = 'acme-corp'`,
     );
     const body = (await chart('/v2/billing/aggregated/by_service/chart/acme-corp', { provider: 'gcp', period: '12months' }, {})).json();
     const byMonth = sumBy(rows, (r) => r.day.slice(0, 7));
@@ -174,6 +174,7 @@ t.test('billing api over 13 months of generated spend', async (t) => {
     const spend = byMonth.get(prev)!;
     const [tier, pct] = spend >= units('3000.5') ? ['3000.5', 45n] : spend >= units('1000') ? ['1000', 20n] : [null, 0n];
     t.equal(row.monthly_spend, money(spend));
+    t.same(body.tiers, [{ threshold_spend: '1000', percentage: '2' }, { threshold_spend: '3000.5', percentage: '4.5' }, { threshold_spend: '99999999', percentage: '9' }], 'the tier table, by threshold');
     t.equal(row.forecasted_monthly_spend, row.monthly_spend, 'a completed month is its own forecast');
     t.equal(row.reached_tier, tier);
     t.equal(row.discounted_spend, money(spend - (spend * pct) / 1000n));
@@ -183,6 +184,7 @@ t.test('billing api over 13 months of generated spend', async (t) => {
     const set = (await chart('/v2/billing/aggregated/by_service/chart/acme-corp', { provider: 'gcp', period: '12months' }, {})).json();
     const setRow = set.months.find((m: { month: string }) => m.month === prev);
     t.equal(setRow.discount, '5', 'the cached answer is not reused after the customer changed');
+    t.same(set.tiers, [], 'no tier table for Set Discount');
     t.equal(setRow.discounted_spend, money(spend - (spend * 5n) / 100n));
   });
 
@@ -237,6 +239,31 @@ t.test('billing api over 13 months of generated spend', async (t) => {
     await app.env.pool.query(`INSERT INTO viewer_filter VALUES ('acme-corp', 'victor@acme.example', 'team', 'web')`);
     const web = (await chart(url, { period: '30days', top: '0' }, { project_label: 'env' }, victor)).json();
     t.ok(web.series.length > 0 && web.series.every((s: { project_id: string }) => s.project_id.includes('web')), 'the new filter applies at once');
+  });
+
+  t.test("tenant isolation: another customer's billing account id answers 404 on every billing route", async (t) => {
+    const q = { billing_account_id: GLOBEX_ACCOUNT, period: '30days', timezone: 'US/Pacific' };
+    const routes: [string, string, object | undefined][] = [
+      ['GET', '/v2/billing/settings/acme-corp', undefined],
+      ['POST', '/v2/billing/aggregated/by_service/chart/acme-corp', { services: [] }],
+      ['POST', '/v2/billing/details/chart/acme-corp', { services: [] }],
+      ['POST', '/v2/billing/project/labels/chart/acme-corp', { project_label: 'team' }],
+      ['POST', '/v2/billing/project/labels/details/chart/acme-corp', { project_label: 'team' }],
+      ['POST', '/v2/billing/resource/labels/chart/acme-corp', { resource_label: 'app' }],
+      ['POST', '/v2/billing/resource/labels/details/chart/acme-corp', { resource_label: 'app' }],
+      ['POST', '/v2/billing/details/chart/acme-corp/export', { services: [] }],
+      ['POST', '/v2/billing/project/labels/details/chart/acme-corp/export', { project_label: 'team' }],
+    ];
+    for (const [method, url, payload] of routes) {
+      const res = await app.inject({ method: method as 'GET' | 'POST', url, query: q, payload, headers: alice });
+      t.equal(res.statusCode, 404, `${method} ${url}`);
+      t.equal(res.json().detail, 'Billing account not found', url);
+      t.notMatch(res.body, /"data"|"rows"|"services"/, 'nothing of the account leaks');
+      // bob (initech) asking for acme-corp itself: the customer is not his.
+      const bobRes = await app.inject({ method: method as 'GET' | 'POST', url, query: { ...q, billing_account_id: ACME.billingAccountId }, payload, headers: bob });
+      t.equal(bobRes.statusCode, 404, `bob: ${url}`);
+      t.equal(bobRes.json().detail, 'Customer not found');
+    }
   });
 
   t.test('tenant isolation', async (t) => {

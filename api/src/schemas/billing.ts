@@ -160,6 +160,8 @@ export const ChartPayload = Type.Object({
   }),
   currency: Type.String(),
   billing_dashboard_type: Type.String(),
+  /** Tier Discount: the customer's tiers by ascending threshold (exact decimal text), for the tier table; else []. */
+  tiers: Type.Array(Type.Object({ threshold_spend: Type.String(), percentage: Type.String() })),
   top: Type.Integer(),
 });
 export type ChartPayload = Static<typeof ChartPayload>;

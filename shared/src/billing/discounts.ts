@@ -30,14 +30,21 @@ export interface Applied {
   discounted: Units;
 }
 
+/** Tiers by ascending threshold (exact comparison), as the tier table lists them. */
+export function sortedTiers(tiers: readonly Tier[]): Tier[] {
+  return [...tiers].sort((a, b) => {
+    const [x, y] = [toUnits(a.threshold_spend), toUnits(b.threshold_spend)];
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
+}
+
 export function applyDiscount(settings: DiscountSettings, spend: Units): Applied {
   if (settings.type === 'Set Discount' && settings.set_discount !== null) {
     return { discount: settings.set_discount, reached_tier: null, discounted: spend - percentOf(spend, settings.set_discount) };
   }
   if (settings.type === 'Tier Discount') {
-    const reached = settings.tiers
+    const reached = sortedTiers(settings.tiers)
       .filter((t) => spend >= toUnits(t.threshold_spend))
-      .sort((a, b) => (toUnits(a.threshold_spend) < toUnits(b.threshold_spend) ? -1 : 1))
       .at(-1);
     if (reached) return { discount: reached.percentage, reached_tier: reached.threshold_spend, discounted: spend - percentOf(spend, reached.percentage) };
   }

@@ -7,7 +7,7 @@ import { dailyTotals, labelCells, monthTotals, serviceCells, serviceCellsMonthly
 import { buildChart, type SeriesCell } from '@cc/shared/billing/chart.ts';
 import { buckets, monthsBetween, monthStart, splitWholeMonths, type DateRange } from '@cc/shared/billing/periods.ts';
 import { forecastMonth, HISTORY_WEEKS, monthToDate } from '@cc/shared/billing/forecast.ts';
-import { applyDiscount } from '@cc/shared/billing/discounts.ts';
+import { applyDiscount, sortedTiers } from '@cc/shared/billing/discounts.ts';
 import { formatUnits, toUnits, type Units } from '@cc/shared/billing/money.ts';
 import { addDays, addMonths } from '@cc/shared/time.ts';
 import type { AccountContext, ChartSettings } from './context.ts';
@@ -155,6 +155,7 @@ export async function chartAnswer(pool: Pool, ctx: AccountContext, s: ChartSetti
     range: s.range,
     currency: ctx.customer.billing_currency,
     billing_dashboard_type: ctx.customer.billing_dashboard_type,
+    tiers: ctx.customer.billing_dashboard_type === 'Tier Discount' ? sortedTiers(ctx.customer.tiers) : [],
     top: s.top,
   };
 }
