@@ -14,6 +14,7 @@ import { createPool } from '@cc/shared/db/pool.ts';
 import { createProducer } from '../../workers/src/worker-host.ts';
 import { addDays, billingToday } from '@cc/shared/time.ts';
 import { addDemoSpikes } from './demo-spike.ts';
+import { billingCache } from '../../workers/src/billing/cache.ts';
 
 const FOCUS_SAMPLE = fileURLToPath(new URL('../../../shared/data/focus-1.0/focus_sample.csv', import.meta.url));
 
@@ -47,10 +48,18 @@ for (const r of rows) {
   }
 }
 
-for (const s of await addDemoSpikes(pool)) {
-  console.log(`seed-billing: demo anomaly for ${s.customer_id} / ${s.billing_account_id}: ${s.project_id} BigQuery on ${s.day}`);
-}
+const spikes = await addDemoSpikes(pool);
 await pool.end();
+// The re-ingested day changes the account's charts: cached ones of an earlier start would miss the spike.
+const cache = billingCache(config.REDIS_URL, config.QUEUE_PREFIX);
+try {
+  for (const s of spikes) {
+    await cache.invalidate(s.billing_account_id);
+    console.log(`seed-billing: demo anomaly for ${s.customer_id} / ${s.billing_account_id}: ${s.project_id} BigQuery on ${s.day}`);
+  }
+} finally {
+  await cache.close();
+}
 
 // The worker (started next by make start) runs them; the cc CLI loads spend directly and queues no follow-ups.
 const producer = createProducer(config.REDIS_URL, config.QUEUE_PREFIX);
