@@ -197,6 +197,13 @@ t.test('a ticket from creation to satisfaction', async (t) => {
   await t.test('the admin works the ticket: In Progress, priority, Resolved', async (t) => {
     await admin.goto(`${base}${ticketPath}`);
     await admin.getByRole('heading', { name: 'Billing export hangs' }).waitFor();
+    const facts = admin.getByRole('complementary', { name: 'Ticket details' });
+    t.match(await facts.innerText(), /Created\s+\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}/, 'ticket dates read YYYY/MM/DD HH:mm');
+    t.match(await facts.innerText(), /First Response\s+None yet/, 'no answer from the provider yet');
+    const adminOptions = admin.getByRole('combobox', { name: 'Status' }).locator('option');
+    const adminDisabled = await adminOptions.evaluateAll((els) => els.filter((e) => (e as HTMLOptionElement).disabled).map((e) => e.textContent));
+    t.same(adminDisabled, ['Closed'], 'the provider may start, resolve or cancel an Open ticket, not close it');
+    await shot(admin, 'view-open-admin');
     await admin.getByRole('combobox', { name: 'Status' }).selectOption('In Progress');
     const dialog = admin.getByRole('dialog');
     await dialog.getByRole('button', { name: 'Save' }).click();
@@ -211,6 +218,7 @@ t.test('a ticket from creation to satisfaction', async (t) => {
     t.equal(await statusOf(admin), 'Resolved');
     t.equal(await admin.getByRole('combobox', { name: 'Priority' }).isDisabled(), true, 'priority locked once Resolved');
     await admin.getByText('Open → In Progress').waitFor();
+    t.match(await facts.innerText(), /First Response\s+\d{4}\/\d{2}\/\d{2} \d{2}:\d{2} \(< 1h\)\s+admin@commandcenter\.local/, 'the admin answered: first response with its bucket');
     await shot(admin, 'view-resolved-admin');
   });
 
@@ -228,6 +236,7 @@ t.test('a ticket from creation to satisfaction', async (t) => {
     await admin.reload();
     await admin.getByText('To be provided').waitFor();
     t.equal(await admin.getByRole('button', { name: 'Provide Feedback' }).isDisabled(), true, 'admins cannot give feedback');
+    await shot(admin, 'view-closed-admin');
 
     await alice.getByRole('button', { name: 'Provide Feedback' }).click();
     const dialog = alice.getByRole('dialog');
@@ -256,7 +265,20 @@ t.test('a ticket from creation to satisfaction', async (t) => {
     const row = alice.getByRole('row', { name: /Open ticket/ }).first();
     await row.waitFor();
     t.match(await row.innerText(), /Closed[\s\S]*P1[\s\S]*5 Very satisfied/);
+    t.match(await row.innerText(), /\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}[\s\S]*\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2} \(< 1h\)/, 'list dates en-GB 24-hour; first response with its bucket');
     await shot(alice, 'list-closed');
+
+    await admin.getByRole('button', { name: 'Back', exact: true }).click();
+    await admin.getByRole('row', { name: /Billing export hangs/ }).waitFor();
+    await shot(admin, 'list-admin');
+    await admin.getByRole('button', { name: 'New' }).click();
+    await admin.getByRole('heading', { name: 'New Rapid Architecture Ticket' }).waitFor();
+    for (const p of ['P1', 'P2', 'P3', 'P4'] as const) {
+      t.equal(await admin.getByRole('radio', { name: p }).count(), 1, `priority ${p} offered`);
+    }
+    await admin.getByText('end-user-facing production service entirely down.').waitFor();
+    await admin.getByText('feature requests or questions on using cloud services.').waitFor();
+    await shot(admin, 'new-admin');
   });
 
   await t.test('the new-ticket form takes a selection as route state', async (t) => {

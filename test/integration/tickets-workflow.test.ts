@@ -42,8 +42,10 @@ t.test('transitions come from the server per role and status', async (t) => {
 
 t.test('status and priority changes need a comment and follow the table', async (t) => {
   const { app, alice, admin, victor } = await setup(t);
-  const { id } = await raise(app, alice, 'acme-corp');
+  const first = await upload(app, alice, 'first.png', PNG);
+  const { id, body: raised } = await raise(app, alice, 'acme-corp', { attachments: [first.name] });
   const base = `/v1/jira/msp_tickets/${id}`;
+  const kept = (raised.attachments as { id: string }[])[0];
 
   let res = await call(app, admin, 'PATCH', `${base}/status`, { name: 'In Progress', author: 'admin@commandcenter.local' });
   t.equal(res.statusCode, 400);
@@ -100,6 +102,11 @@ t.test('status and priority changes need a comment and follow the table', async 
   t.same((await call(app, alice, 'POST', `${base}/comment`, { message: 'one more thing' })).json(), { detail: 'The ticket is Closed: it can no longer be changed' });
   t.same((await call(app, alice, 'PATCH', `${base}/attachment`, { name: att.name })).json(), { detail: 'The ticket is Closed: it can no longer be changed' });
   t.same((await call(app, admin, 'PATCH', `${base}/status`, { name: 'Open', comment_body: 'reopen' })).json(), { detail: 'The status of a Closed ticket cannot be changed' });
+  res = await call(app, admin, 'DELETE', `${base}/attachment/${kept.id}`);
+  t.equal(res.statusCode, 400, 'not even the provider deletes a file of a Closed ticket');
+  t.same(res.json(), { detail: 'The ticket is Closed: it can no longer be changed' });
+  t.same((await call(app, alice, 'GET', base)).json().attachments.map((a: { id: string }) => a.id), [kept.id], 'the file is still there');
+  t.same((await call(app, admin, 'POST', `${base}/comment`, { message: 'admin note' })).json(), { detail: 'The ticket is Closed: it can no longer be changed' });
 
   // satisfaction: never by an admin, score and comment required, once
   t.same((await call(app, admin, 'PATCH', `${base}/satisfaction`, { score: 5, message: 'x' })).json(), { detail: 'Satisfaction is given by the customer, not by an admin' });
@@ -129,6 +136,10 @@ t.test('a cancelled ticket refuses comments and attachment changes', async (t) =
   t.same(res.json(), { detail: 'The ticket is Cancel: it can no longer be changed' });
   res = await call(app, alice, 'POST', `${base}/comment`, { message: 'hello?' });
   t.same(res.json(), { detail: 'The ticket is Cancel: it can no longer be changed' });
+  const late = await upload(app, alice, 'late.png', PNG);
+  res = await call(app, alice, 'PATCH', `${base}/attachment`, { name: late.name });
+  t.same(res.json(), { detail: 'The ticket is Cancel: it can no longer be changed' });
+  t.equal((await call(app, alice, 'GET', base)).json().attachments.length, 1, 'no file added to a cancelled ticket');
   const comments = (await call(app, alice, 'GET', `${base}/comment`)).json();
   t.equal(comments.length, 1, 'only the cancel comment');
   t.match(comments[0], { previous_status: 'Open', current_status: 'Cancel' });

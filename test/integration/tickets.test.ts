@@ -221,3 +221,29 @@ t.test('signed upload URLs: tampered, expired, reused, someone else’s', async 
   t.equal(res.statusCode, 403);
   t.same(res.json(), { detail: 'The upload URL has expired' });
 });
+
+t.test('the list pages on the server: limit/offset, last modified first, X-Total-Count counts them all', async (t) => {
+  const { app, alice, bob } = await setup(t);
+  const ids: string[] = [];
+  for (let i = 0; i < 12; i++) {
+    const r = await raise(app, alice, 'acme-corp', { summary: `Ticket ${i}` });
+    t.equal(r.status, 201);
+    ids.push(r.id);
+  }
+  t.equal((await raise(app, bob, 'initech')).status, 201, "another customer's ticket is not counted");
+  // distinct modification times, oldest first as created
+  await app.env.pool.query(`UPDATE ticket SET updated_at = now() - (interval '1 minute' * (100 - idx)) FROM unnest($1::uuid[]) WITH ORDINALITY AS u(id, idx) WHERE ticket.id = u.id`, [ids]);
+  const newestFirst = [...ids].reverse();
+  const page = (q: string) => app.inject({ method: 'GET', url: `/v1/jira/msp_tickets/acme-corp/list${q}`, headers: bearer(alice) });
+
+  const first = await page('?limit=10&offset=0');
+  t.equal(first.statusCode, 200);
+  t.equal(first.headers['x-total-count'], '12');
+  t.same((first.json() as TicketListItem[]).map((x) => x.id), newestFirst.slice(0, 10));
+  const second = await page('?limit=10&offset=10');
+  t.equal(second.headers['x-total-count'], '12');
+  t.same((second.json() as TicketListItem[]).map((x) => x.id), newestFirst.slice(10));
+  const all = await page('');
+  t.equal((all.json() as unknown[]).length, 12, 'without limit a page holds up to 500');
+  t.equal((await page('?limit=0')).statusCode, 400, 'a page holds at least one ticket');
+});

@@ -99,12 +99,13 @@ export async function findTicket(db: Queryable, key: string, opts: { forUpdate?:
   return rows[0] ?? null;
 }
 
-export async function listTickets(db: Queryable, customerId: string, page: { limit: number; offset: number }): Promise<TicketRow[]> {
-  const { rows } = await db.query<TicketRow>(
-    `${SELECT_TICKET} WHERE t.customer_id = $1 ORDER BY t.updated_at DESC, t.id LIMIT $2 OFFSET $3`,
-    [customerId, page.limit, page.offset],
-  );
-  return rows;
+/** One page of a customer's tickets, last modified first, and how many the customer has in all. */
+export async function listTickets(db: Queryable, customerId: string, page: { limit: number; offset: number }): Promise<{ rows: TicketRow[]; total: number }> {
+  const [{ rows }, count] = await Promise.all([
+    db.query<TicketRow>(`${SELECT_TICKET} WHERE t.customer_id = $1 ORDER BY t.updated_at DESC, t.id LIMIT $2 OFFSET $3`, [customerId, page.limit, page.offset]),
+    db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ticket WHERE customer_id = $1`, [customerId]),
+  ]);
+  return { rows, total: count.rows[0].n };
 }
 
 export interface NewTicketRow {

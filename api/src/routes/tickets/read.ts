@@ -31,13 +31,18 @@ export function ticketReads(store: AttachmentStore): FastifyPluginAsyncTypebox {
         config: { permission: 'supportrequest_read', tenant: { params: 'customer' } },
         schema: {
           tags,
-          summary: "A customer's tickets, last modified first",
+          summary: "A customer's tickets, last modified first (one page: limit/offset; X-Total-Count holds the count of all)",
           params: TicketListParams,
           querystring: TicketListQuery,
           response: withErrors({ 200: Type.Array(TicketListItem) }),
         },
       },
-      async (req) => (await listTickets(app.pg, req.params.customer, { limit: req.query.limit ?? 500, offset: req.query.offset ?? 0 })).map(listItem),
+      async (req, reply) => {
+        const page = await listTickets(app.pg, req.params.customer, { limit: req.query.limit ?? 500, offset: req.query.offset ?? 0 });
+        // the screens page on the server: the count of all the customer's tickets rides in a header, the body stays a list
+        void reply.header('x-total-count', String(page.total));
+        return page.rows.map(listItem);
+      },
     );
 
     app.get(

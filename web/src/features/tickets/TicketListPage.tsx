@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { Banner, Button } from '@primer/react';
 import { PlusIcon, SyncIcon } from '@primer/octicons-react';
 import { useLocation } from 'wouter';
@@ -10,12 +10,12 @@ import { Page, PageLoading, PageMessage } from '../../common/Page.tsx';
 import { useSelectedCustomer } from '../customers/useCustomerContext.ts';
 import { TicketTable } from './TicketTable.tsx';
 import { TablePager, PAGE_SIZES } from './TablePager.tsx';
-import { useListTicketsQuery } from './ticketsApi.ts';
+import { useListTicketsQuery, type TicketListItem } from './ticketsApi.ts';
 import { PENDING_POLL_MS } from './ticket-rules.ts';
 import styles from './tickets.module.css';
 
 const NO_PERMS: readonly string[] = [];
-const time = (s: string | null | undefined) => (s ? Date.parse(s) || 0 : 0);
+const NO_TICKETS: readonly TicketListItem[] = [];
 
 /** The selected customer's tickets, most recently changed first (spec 000 §2 /supportrequest). */
 export function TicketListPage({ route }: PageProps) {
@@ -23,21 +23,22 @@ export function TicketListPage({ route }: PageProps) {
   const perms = useAppSelector((s) => s.session.claims?.perms ?? NO_PERMS);
   const { selected } = useSelectedCustomer();
   const [pending, setPending] = useState(false);
-  // Re-read while the ticket-sync queue has not written a ticket to Jira yet: its key appears by itself.
-  const pollingInterval = pending ? PENDING_POLL_MS : 0;
-  const { data, error, isLoading, isFetching, refetch } = useListTicketsQuery(selected?.id ?? '', { skip: !selected, pollingInterval });
-  const anyPending = (data ?? []).some((t) => t.sync_state === 'pending');
-  if (anyPending !== pending) setPending(anyPending);
   const [page, setPage] = useState(0);
   const [pageSize, setPageSize] = useState<number>(PAGE_SIZES[0]);
-
-  const tickets = useMemo(
-    () => [...(data ?? [])].sort((a, b) => time(b.update_date) - time(a.update_date)),
-    [data],
+  // Re-read while the ticket-sync queue has not written a ticket to Jira yet: its key appears by itself.
+  const pollingInterval = pending ? PENDING_POLL_MS : 0;
+  // Paged on the server, last modified first: a customer with thousands of tickets loads one page at a time.
+  const { data, error, isLoading, isFetching, refetch } = useListTicketsQuery(
+    { customer: selected?.id ?? '', page, pageSize },
+    { skip: !selected, pollingInterval },
   );
-  const lastPage = Math.max(0, Math.ceil(tickets.length / pageSize) - 1);
-  const shownPage = Math.min(page, lastPage);
-  const rows = tickets.slice(shownPage * pageSize, (shownPage + 1) * pageSize);
+  const tickets = data?.tickets ?? NO_TICKETS;
+  const total = data?.total ?? 0;
+  const anyPending = tickets.some((t) => t.sync_state === 'pending');
+  if (anyPending !== pending) setPending(anyPending);
+  // a page emptied by changes elsewhere (or another customer picked) falls back to the last one that has rows
+  const lastPage = Math.max(0, Math.ceil(total / pageSize) - 1);
+  if (data && page > lastPage) setPage(lastPage);
 
   return (
     <Page title={route.title} subtitle={selected ? `for ${selected.name}` : undefined}>
@@ -58,14 +59,14 @@ export function TicketListPage({ route }: PageProps) {
       ) : null}
       {isLoading ? (
         <PageLoading label="Loading tickets" />
-      ) : !error && tickets.length === 0 ? (
+      ) : !error && total === 0 ? (
         <PageMessage>No tickets yet.</PageMessage>
       ) : tickets.length > 0 ? (
         <>
-          <TicketTable tickets={rows} onOpen={(id) => navigate(`/supportrequest/view/${encodeURIComponent(id)}`)} />
+          <TicketTable tickets={tickets} onOpen={(id) => navigate(`/supportrequest/view/${encodeURIComponent(id)}`)} />
           <TablePager
-            total={tickets.length}
-            page={shownPage}
+            total={total}
+            page={page}
             pageSize={pageSize}
             onPage={setPage}
             onPageSize={(size) => {

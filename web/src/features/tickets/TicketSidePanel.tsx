@@ -78,7 +78,9 @@ export function TicketSidePanel({ ticket }: { ticket: Ticket }) {
         <dd>
           {ticket.first_response_date ? (
             <>
-              {formatTicketDate(ticket.first_response_date)} ({bucket})
+              <span className={styles.nowrap}>
+                {formatTicketDate(ticket.first_response_date)} ({bucket})
+              </span>
               {ticket.first_response_by ? <div className={styles.muted}>{ticket.first_response_by}</div> : null}
             </>
           ) : (

@@ -79,6 +79,12 @@ export interface NewTicket {
   attachments: string[];
 }
 
+/** A page of the ticket list and the count of all the customer's tickets (the X-Total-Count header). */
+export interface TicketPage {
+  tickets: TicketListItem[];
+  total: number;
+}
+
 export type TransitionRole = 'admin' | 'customer';
 
 /** Lists may come bare or wrapped ({tickets}, {comments}): accept both. */
@@ -102,10 +108,15 @@ const BASE = '/v1/jira/msp_tickets';
 
 export const ticketsApi = api.injectEndpoints({
   endpoints: (build) => ({
-    listTickets: build.query<TicketListItem[], string>({
-      query: (customer) => `${BASE}/${key(customer)}/list`,
-      transformResponse: (answer: unknown) => listOf<TicketListItem>(answer, 'tickets'),
-      providesTags: (result) => [{ type: 'Ticket', id: 'LIST' }, ...(result ?? []).map((t) => ({ type: 'Ticket' as const, id: t.id }))],
+    /** One page of the list, paged on the server (last modified first); `total` counts all the customer's tickets. */
+    listTickets: build.query<TicketPage, { customer: string; page: number; pageSize: number }>({
+      query: ({ customer, page, pageSize }) => `${BASE}/${key(customer)}/list?limit=${pageSize}&offset=${page * pageSize}`,
+      transformResponse: (answer: unknown, meta: { response?: Response } | undefined) => {
+        const tickets = listOf<TicketListItem>(answer, 'tickets');
+        const total = Number(meta?.response?.headers.get('x-total-count'));
+        return { tickets, total: Number.isFinite(total) && total >= tickets.length ? total : tickets.length };
+      },
+      providesTags: (result) => [{ type: 'Ticket', id: 'LIST' }, ...(result?.tickets ?? []).map((t) => ({ type: 'Ticket' as const, id: t.id }))],
     }),
     getTicket: build.query<Ticket, string>({
       query: (id) => `${BASE}/${key(id)}`,
