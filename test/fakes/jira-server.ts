@@ -52,8 +52,11 @@ export interface FakeJira {
   issues: Map<string, FakeIssue>;
   requests: { method: string; path: string; headers: IncomingMessage['headers']; body: string }[];
   unhandled: string[];
-  /** The next `n` requests answer 429 with `Retry-After: seconds`. */
-  rateLimitNext(n: number, seconds: number): void;
+  /**
+   * The next `n` requests answer 429 with `Retry-After: seconds` and `X-RateLimit-Reset` (ISO 8601 to the minute,
+   * Atlassian's "yyyy-MM-ddTHH:mmZ"); `resetOnly` leaves Retry-After out, which Jira's docs say may happen.
+   */
+  rateLimitNext(n: number, seconds: number, opts?: { resetOnly?: boolean }): void;
   /** The next issue create succeeds in Jira, but the answer is lost (502), as when a proxy or the network fails. */
   loseNextCreateAnswer(): void;
   /** An engineer's comment written in Jira (no portal property). */
@@ -96,6 +99,7 @@ export async function startFakeJira(opts: { email: string; apiToken: string; pro
   let nextAttachment = 30000;
   let limited = 0;
   let retryAfter = 1;
+  let resetOnly = false;
   let loseCreate = false;
   const auth = `Basic ${Buffer.from(`${opts.email}:${opts.apiToken}`).toString('base64')}`;
   let base = '';
@@ -188,7 +192,9 @@ export async function startFakeJira(opts: { email: string; apiToken: string; pro
       requests.push({ method, path: path + url.search, headers: req.headers, body: req.headers['content-type']?.startsWith('multipart/') ? '<multipart>' : raw.toString('utf8') });
       if (limited > 0) {
         limited--;
-        return send(res, 429, { errorMessages: ['Rate limit exceeded.'], errors: {} }, { 'retry-after': String(retryAfter) });
+        const reset = new Date(Date.now() + retryAfter * 1000).toISOString().slice(0, 16) + 'Z';
+        const headers: Record<string, string> = { 'x-ratelimit-reset': reset, ...(resetOnly ? {} : { 'retry-after': String(retryAfter) }) };
+        return send(res, 429, { errorMessages: ['Rate limit exceeded.'], errors: {} }, headers);
       }
       if (req.headers.authorization !== auth) return errors(res, 401, ['Client must be authenticated to access this resource.']);
       const json = () => (raw.length ? JSON.parse(raw.toString('utf8')) : {});
@@ -334,9 +340,10 @@ export async function startFakeJira(opts: { email: string; apiToken: string; pro
     issues,
     requests,
     unhandled,
-    rateLimitNext(n, seconds) {
+    rateLimitNext(n, seconds, opts = {}) {
       limited = n;
       retryAfter = seconds;
+      resetOnly = opts.resetOnly ?? false;
     },
     loseNextCreateAnswer() {
       loseCreate = true;

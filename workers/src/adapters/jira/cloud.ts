@@ -1,6 +1,6 @@
 /**
  * Jira Cloud REST API v3 adapter (https://developer.atlassian.com/cloud/jira/platform/rest/v3/).
- * Basic auth with an account e-mail and API token; 429/503 honour Retry-After; search uses the enhanced
+ * Basic auth with an account e-mail and API token; 429/503 honour Retry-After (else X-RateLimit-Reset); search uses the enhanced
  * `/rest/api/3/search/jql` endpoint (the legacy `/search` is removed), paged by nextPageToken.
  */
 import type { NewIssue, RemoteAttachment, RemoteComment, RemoteIssue, TicketSystem } from '@cc/shared/ports/ticket-system.ts';
@@ -50,11 +50,21 @@ export function parsePriorityMap(raw: string): Record<TicketPriority, string> {
   return map as Record<TicketPriority, string>;
 }
 
-function retryAfterMs(header: string | null, fallbackMs: number): number {
-  if (!header) return fallbackMs;
-  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
-  const at = Date.parse(header);
-  return Number.isNaN(at) ? fallbackMs : Math.max(0, at - Date.now());
+/**
+ * How long to wait after a 429/503: Retry-After (seconds or an HTTP date), else X-RateLimit-Reset (ISO 8601, to the
+ * minute, "yyyy-MM-ddTHH:mmZ" — Atlassian documents both headers as optional), else the exponential fallback.
+ */
+export function retryAfterMs(headers: { get(name: string): string | null }, fallbackMs: number, now = Date.now()): number {
+  const retryAfter = headers.get('retry-after')?.trim();
+  if (retryAfter) {
+    if (/^\d+$/.test(retryAfter)) return Number(retryAfter) * 1000;
+    const at = Date.parse(retryAfter);
+    if (!Number.isNaN(at)) return Math.max(0, at - now);
+  }
+  const reset = Date.parse(headers.get('x-ratelimit-reset')?.trim() ?? '');
+  // a reset already past (its minutes are truncated) still deserves the fallback pause, not an instant retry
+  if (!Number.isNaN(reset)) return Math.max(fallbackMs, reset - now);
+  return fallbackMs;
 }
 
 interface JiraIssueBean {
@@ -96,7 +106,7 @@ export function jiraCloudTicketSystem(opts: JiraCloudOptions): TicketSystem {
       const res = await doFetch(`${base}${path}`, { method, headers, body });
       if ((res.status === 429 || res.status === 503) && attempt < maxRetries) {
         await res.arrayBuffer().catch(() => undefined);
-        await sleep(Math.min(maxWaitMs, retryAfterMs(res.headers.get('retry-after'), 1000 * 2 ** attempt)));
+        await sleep(Math.min(maxWaitMs, retryAfterMs(res.headers, 1000 * 2 ** attempt)));
         continue;
       }
       const text = await res.text();
