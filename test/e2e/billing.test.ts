@@ -131,6 +131,20 @@ t.test('billing dashboard', async (t) => {
     t.equal(await page.locator('[data-testid="spend-chart"] .annotation').count(), 12, 'a total label above each of the 12 wide bars');
     const tick = (await page.locator('[data-testid="spend-chart"] .ytick text').allTextContents()).filter(Boolean);
     t.ok(tick.length > 1 && tick.every((s) => /^\d{1,3}(,\d{3})*$/.test(s)), `y axis with 0 decimals: ${tick.join(' ')}`);
+    // Tier Discount (acme-corp): the month table with the tier columns, and the tier table.
+    const current = page.getByRole('table', { name: 'Current month discount' });
+    t.same(await current.getByRole('columnheader').allInnerTexts(), [
+      'Month',
+      'Monthly Spend',
+      'Forecasted Monthly Spend',
+      'Discount',
+      'Reached Tier',
+      'Forecasted Reached Tier',
+      'Discounted Spend',
+      'Forecasted Discounted Spend',
+    ]);
+    const tiers = page.getByRole('table', { name: 'Discount tiers' });
+    t.same(await tiers.locator('tbody tr').allInnerTexts(), ['10,000.00\t2%', '50,000.00\t4%'], 'the seeded tiers by threshold');
     await page.screenshot({ path: `${SCREENSHOT_DIR}/billing-alice-total.png`, fullPage: true });
 
     // Detail tab: Top N and Projects.
@@ -216,6 +230,7 @@ t.test('billing dashboard', async (t) => {
     t.same(labelAnswer.request().postDataJSON(), { project_label: 'team' });
     t.same(await page.getByRole('tab').allInnerTexts(), ['Total with Project Label', 'Project Labels with Project']);
     await chartDrawn(page);
+    t.equal(await page.locator('figcaption').innerText(), 'Total with Project Label (team)', 'the chart names the label drawn');
     await page.screenshot({ path: `${SCREENSHOT_DIR}/billing-alice-project-label.png`, fullPage: true });
 
     // Resource label grouping has no export.
@@ -357,6 +372,14 @@ t.test('billing dashboard', async (t) => {
     t.pass('empty chart area shows the placeholder');
     const note = await page.locator('dl[aria-label="Billing period"]').innerText();
     t.match(note, /USD/, "globex's currency");
+    const setTable = page.getByRole('table', { name: 'Current month discount' });
+    t.same(
+      await setTable.getByRole('columnheader').allInnerTexts(),
+      ['Month', 'Monthly Spend', 'Forecasted Monthly Spend', 'Discount', 'Discounted Spend', 'Forecasted Discounted Spend'],
+      'Set Discount: no tier columns',
+    );
+    t.equal(await setTable.locator('tbody td').nth(2).innerText(), '5%', "globex's set discount");
+    t.equal(await page.getByRole('table', { name: 'Discount tiers' }).count(), 0, 'no tier table for Set Discount');
     t.match(note, `${twelveMonthsFrom} - ${to}`, "globex keeps its own (default) settings, not acme's 7 days");
     await page.screenshot({ path: `${SCREENSHOT_DIR}/billing-globex-empty.png`, fullPage: true });
   });

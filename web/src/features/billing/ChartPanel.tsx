@@ -6,7 +6,7 @@ import { carriesDiscounts, DiscountSummary } from './DiscountSummary.tsx';
 import { MultiSelect } from './MultiSelect.tsx';
 import { SpendChart } from './SpendChart.tsx';
 import { TOP_NS, topLabel } from './settings.ts';
-import type { DashboardTab } from './tabs.ts';
+import { chartTitle, type DashboardTab } from './tabs.ts';
 import type { TopN } from './types.ts';
 import styles from './BillingDashboard.module.css';
 
@@ -64,9 +64,15 @@ export function ChartPanel({ tab, args, showSpendSum, historicalData, currency, 
       ) : null}
       {error ? <Banner variant="critical" title="Billing data could not be loaded" description={error} /> : null}
       {payload && carriesDiscounts(payload.months, payload.billing_dashboard_type) ? (
-        <DiscountSummary months={payload.months ?? []} currency={shownCurrency} historical={historicalData} />
+        <DiscountSummary
+          months={payload.months ?? []}
+          currency={shownCurrency}
+          historical={historicalData}
+          dashboardType={payload.billing_dashboard_type}
+          tiers={payload.tiers ?? []}
+        />
       ) : null}
-      <SpendChart title={tab.label} payload={payload} loading={chart.isFetching} showSpendSum={showSpendSum} currency={shownCurrency} />
+      <SpendChart title={chartTitle(tab, args)} payload={payload} loading={chart.isFetching} showSpendSum={showSpendSum} currency={shownCurrency} />
     </div>
   );
 }

@@ -1,5 +1,6 @@
+import { discountColumns, type DiscountColumn } from './discount-columns.ts';
 import { formatMoney, formatPercent } from './format.ts';
-import type { BillingMonth } from './types.ts';
+import type { BillingMonth, DiscountTier } from './types.ts';
 import styles from './BillingDashboard.module.css';
 
 /** True when the answer carries discounts worth a summary (a discount dashboard type, or any discount). */
@@ -8,69 +9,88 @@ export function carriesDiscounts(months: readonly BillingMonth[] | undefined, da
   return (dashboardType !== undefined && dashboardType !== 'Standard') || months.some((m) => Number(m.discount) !== 0);
 }
 
-const tier = (v: string | null) => (v == null ? '–' : formatMoney(v));
+function MonthTable({ label, caption, months, columns }: { label: string; caption: string; months: readonly BillingMonth[]; columns: DiscountColumn[] }) {
+  return (
+    <table className={styles.table} aria-label={label}>
+      <caption>{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Month</th>
+          {columns.map((c) => (
+            <th key={c.header} scope="col">
+              {c.header}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {months.map((m) => (
+          <tr key={m.month}>
+            <th scope="row">{m.month}</th>
+            {columns.map((c) => (
+              <td key={c.header}>{c.cell(m)}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** Tier Discount: the thresholds and their percentages, the tier the current month reached marked. */
+function TierTable({ tiers, reached, currency }: { tiers: readonly DiscountTier[]; reached: string | null; currency: string }) {
+  return (
+    <table className={`${styles.table} ${styles.tierTable}`} aria-label="Discount tiers">
+      <caption>Discount tiers ({currency})</caption>
+      <thead>
+        <tr>
+          <th scope="col">Threshold Spend</th>
+          <th scope="col">Percentage</th>
+        </tr>
+      </thead>
+      <tbody>
+        {tiers.map((t) => {
+          const isReached = reached !== null && t.threshold_spend === reached;
+          return (
+            <tr key={t.threshold_spend} aria-current={isReached ? 'true' : undefined} className={isReached ? styles.reached : undefined}>
+              <td>{formatMoney(t.threshold_spend)}</td>
+              <td>
+                {formatPercent(t.percentage)}
+                {isReached ? ' (reached)' : ''}
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+export interface DiscountSummaryProps {
+  months: readonly BillingMonth[];
+  currency: string;
+  historical: boolean;
+  dashboardType: string | undefined;
+  tiers: readonly DiscountTier[];
+}
 
 /**
- * The discount summary tables above the chart (spec 000 §2, §3 'Billing chart month'): the current
- * month with its forecast, and, with Historical data on, the earlier months of the period.
+ * The discount summary tables above the chart (spec 000 §2, §3 'Billing chart month'), per dashboard type:
+ * the current month with its forecast, with Historical data on the earlier months of the period, and for
+ * Tier Discount the tier table.
  */
-export function DiscountSummary({ months, currency, historical }: { months: readonly BillingMonth[]; currency: string; historical: boolean }) {
+export function DiscountSummary({ months, currency, historical, dashboardType, tiers }: DiscountSummaryProps) {
   const sorted = [...months].sort((a, b) => a.month.localeCompare(b.month));
   const current = sorted[sorted.length - 1];
   const earlier = sorted.slice(0, -1).reverse();
   return (
     <div className={styles.discounts}>
-      <table className={styles.table} aria-label="Current month discount">
-        <caption>Current month ({currency})</caption>
-        <thead>
-          <tr>
-            <th scope="col">Month</th>
-            <th scope="col">Monthly Spend</th>
-            <th scope="col">Forecasted Monthly Spend</th>
-            <th scope="col">Discount</th>
-            <th scope="col">Reached Tier</th>
-            <th scope="col">Forecasted Reached Tier</th>
-            <th scope="col">Discounted Spend</th>
-            <th scope="col">Forecasted Discounted Spend</th>
-          </tr>
-        </thead>
-        <tbody>
-          <tr>
-            <th scope="row">{current.month}</th>
-            <td>{formatMoney(current.monthly_spend)}</td>
-            <td>{formatMoney(current.forecasted_monthly_spend)}</td>
-            <td>{formatPercent(current.discount)}</td>
-            <td>{tier(current.reached_tier)}</td>
-            <td>{tier(current.forecasted_reached_tier)}</td>
-            <td>{formatMoney(current.discounted_spend)}</td>
-            <td>{formatMoney(current.forecasted_discounted_spend)}</td>
-          </tr>
-        </tbody>
-      </table>
+      <div className={styles.discountRow}>
+        <MonthTable label="Current month discount" caption={`Current month (${currency})`} months={[current]} columns={discountColumns(dashboardType, true)} />
+        {dashboardType === 'Tier Discount' && tiers.length > 0 ? <TierTable tiers={tiers} reached={current.reached_tier} currency={currency} /> : null}
+      </div>
       {historical && earlier.length > 0 ? (
-        <table className={styles.table} aria-label="Previous months discount">
-          <caption>Previous months ({currency})</caption>
-          <thead>
-            <tr>
-              <th scope="col">Month</th>
-              <th scope="col">Monthly Spend</th>
-              <th scope="col">Discount</th>
-              <th scope="col">Reached Tier</th>
-              <th scope="col">Discounted Spend</th>
-            </tr>
-          </thead>
-          <tbody>
-            {earlier.map((m) => (
-              <tr key={m.month}>
-                <th scope="row">{m.month}</th>
-                <td>{formatMoney(m.monthly_spend)}</td>
-                <td>{formatPercent(m.discount)}</td>
-                <td>{tier(m.reached_tier)}</td>
-                <td>{formatMoney(m.discounted_spend)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <MonthTable label="Previous months discount" caption={`Previous months (${currency})`} months={earlier} columns={discountColumns(dashboardType, false)} />
       ) : null}
     </div>
   );

@@ -1,9 +1,10 @@
 /** The dashboard's pure rules: money display, CSV, file name, period labels, settings, tabs, chart figure. */
 import t from 'tap';
 import { buildFigure, barWidth, GREY, showsTotalLabel } from './chart-figure.ts';
+import { discountColumns } from './discount-columns.ts';
 import { exportFileName, exportRange, formatMoney, pacificClock, rangeLabel, toCsv } from './format.ts';
 import { defaultSettings, effectiveSettings, validateSettings, withProvider } from './settings.ts';
-import { tabsFor } from './tabs.ts';
+import { chartTitle, tabsFor } from './tabs.ts';
 import type { ChartPayload } from './types.ts';
 import { resolvePeriod } from '@cc/shared/billing/periods.ts';
 
@@ -97,4 +98,41 @@ t.test('chart figure: colours with grey fallback, total-label rule, 0-decimal ax
   t.same(buildFigure(payload, 100, 'EUR').layout.annotations, [], 'bars under 18 px wide get no total label');
   t.notOk(showsTotalLabel(payload.data[0], 17.9));
   t.ok(showsTotalLabel(payload.data[0], 18));
+});
+
+t.test('discount tables per dashboard type', async (t) => {
+  const month = {
+    month: '2026-10',
+    monthly_spend: '12000',
+    forecasted_monthly_spend: '12000',
+    discount: '2',
+    reached_tier: '10000',
+    forecasted_reached_tier: '10000',
+    discounted_spend: '11760',
+    forecasted_discounted_spend: '11760',
+  };
+  const headers = (type: string, forecast: boolean) => discountColumns(type, forecast).map((c) => c.header);
+  t.same(headers('Tier Discount', true), [
+    'Monthly Spend',
+    'Forecasted Monthly Spend',
+    'Discount',
+    'Reached Tier',
+    'Forecasted Reached Tier',
+    'Discounted Spend',
+    'Forecasted Discounted Spend',
+  ]);
+  t.same(headers('Tier Discount', false), ['Monthly Spend', 'Discount', 'Reached Tier', 'Discounted Spend']);
+  t.same(headers('Set Discount', true), ['Monthly Spend', 'Forecasted Monthly Spend', 'Discount', 'Discounted Spend', 'Forecasted Discounted Spend'], 'no tier columns without tiers');
+  t.same(headers('Set Discount', false), ['Monthly Spend', 'Discount', 'Discounted Spend']);
+  t.same(
+    discountColumns('Tier Discount', false).map((c) => c.cell(month)),
+    ['12,000.00', '2%', '10,000.00', '11,760.00'],
+  );
+});
+
+t.test('chart title names the label key of the label views', async (t) => {
+  const labels = { projectLabel: 'team', resourceLabel: 'component' };
+  t.equal(chartTitle(tabsFor('serviceAndProject', 'gcp')[1], labels), 'Project with Service');
+  t.equal(chartTitle(tabsFor('projectLabel', 'gcp')[0], labels), 'Total with Project Label (team)');
+  t.equal(chartTitle(tabsFor('resourceLabel', 'gcp')[1], labels), 'Resource Labels with Project (component)');
 });

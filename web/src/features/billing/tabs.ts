@@ -28,3 +28,9 @@ export function tabsFor(groupBy: GroupBy, provider: Provider): DashboardTab[] {
       ];
   }
 }
+
+/** The chart's title: the tab, and on the label views the label key drawn, so the chart says what it groups by. */
+export function chartTitle(tab: DashboardTab, labels: { projectLabel?: string; resourceLabel?: string }): string {
+  const key = tab.kind.startsWith('projectLabel') ? labels.projectLabel : tab.kind.startsWith('resourceLabel') ? labels.resourceLabel : '';
+  return key ? `${tab.label} (${key})` : tab.label;
+}

@@ -69,7 +69,14 @@ export interface ChartPayload {
   range?: { start_date: string; end_date: string; granularity: 'day' | 'month'; label: string };
   currency?: string;
   billing_dashboard_type?: string;
+  /** Tier Discount: the customer's tiers by ascending threshold; empty for the other types. */
+  tiers?: DiscountTier[];
   top?: number;
+}
+
+export interface DiscountTier {
+  threshold_spend: string;
+  percentage: string;
 }
 
 /** Export answer: written as cc_{provider}_billing_data_{range}.csv. */
