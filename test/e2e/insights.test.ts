@@ -209,6 +209,13 @@ t.test('insight screens in Chromium', async (t) => {
     await form.getByText('must be a number').waitFor();
     await shot(page, 'alert-form-errors');
 
+    // Reset empties the form and its messages.
+    await form.getByRole('button', { name: 'Reset' }).click();
+    t.equal(await form.getByRole('combobox', { name: 'Group By' }).inputValue(), '', 'Reset clears Group By');
+    t.equal(await form.getByRole('textbox', { name: 'Quota' }).inputValue(), '', 'Reset clears the quota');
+    t.equal(await form.getByText('must be a number').count(), 0, 'Reset clears the messages');
+
+    await form.getByRole('combobox', { name: 'Group By' }).selectOption({ label: 'Total' });
     await form.getByRole('textbox', { name: 'Quota' }).fill('1000');
     await form.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Alert successfully saved').waitFor();
@@ -266,6 +273,25 @@ t.test('insight screens in Chromium', async (t) => {
     await page.getByText('Alerts is not implemented for this billing account').waitFor();
     await shot(page, 'alerts-second-account');
     t.pass('second billing account explains');
+  });
+
+  t.test("(d) a customer with anomaly detection off: 'for {customer} is disabled'", async (t) => {
+    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    t.teardown(() => context.close());
+    const page = await context.newPage();
+    await signIn(page, base, 'alice@acme.example');
+    await page.getByRole('navigation', { name: 'Side menu' }).waitFor();
+    await page.getByRole('combobox', { name: 'Customer' }).selectOption({ label: 'Globex Corporation' });
+    await page.getByRole('navigation', { name: 'Side menu' }).getByRole('link', { name: 'Billing' }).waitFor();
+    t.equal(
+      await page.getByRole('navigation', { name: 'Side menu' }).getByRole('link', { name: 'Anomaly Detection' }).count(),
+      0,
+      'no Anomaly Detection in the side menu',
+    );
+    await page.goto(`${base}/anomalydetection`);
+    await page.getByText('for Globex Corporation is disabled').waitFor();
+    t.equal(await page.getByRole('table').count(), 0, 'no table');
+    await shot(page, 'anomalies-disabled');
   });
 
   t.test('(c) a viewer filter added on the viewers screen appears and narrows the viewer', async (t) => {

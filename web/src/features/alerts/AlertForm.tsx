@@ -91,7 +91,18 @@ export function AlertForm({ customer, billingAccountId }: { customer: Customer; 
       {settings.error ? (
         <Banner variant="warning" title="Label keys could not be loaded" description={errorDetail(settings.error) ?? ''} />
       ) : null}
-      <form className={styles.form} onSubmit={onSubmit} onReset={reset} noValidate aria-labelledby="alert-form-title">
+      <form
+        className={styles.form}
+        onSubmit={onSubmit}
+        onReset={(event) => {
+          // The browser's own reset would run after React's and re-select the first enabled option (Total) in Group By,
+          // showing a choice the form does not hold: the state alone resets the controlled fields.
+          event.preventDefault();
+          reset();
+        }}
+        noValidate
+        aria-labelledby="alert-form-title"
+      >
         <FormControl required id={FIELD_IDS.group_by}>
           <FormControl.Label>Group By</FormControl.Label>
           <Select
