@@ -8,7 +8,7 @@ import { ListTable, type ListColumn } from '../../common/ListTable.tsx';
 import { useBillingAccounts, useCurrentCustomer, useSelectedCustomer } from '../customers/useCustomerContext.ts';
 import type { Customer } from '../customers/customersApi.ts';
 import { useGetAnomaliesQuery, type Anomaly, type AnomalyAnswer } from './anomaliesApi.ts';
-import { anomalyDate, formatChange, formatMoney, formatNumber } from './anomaly-format.ts';
+import { anomalyDate, changeSortValue, formatChange, formatMoney, formatNumber } from './anomaly-format.ts';
 
 const COLUMNS: readonly ListColumn<Anomaly>[] = [
   { id: 'project', header: 'Project', text: (a) => a.project_id },
@@ -20,7 +20,7 @@ const COLUMNS: readonly ListColumn<Anomaly>[] = [
     header: 'Percentage Change',
     align: 'end',
     text: (a) => formatChange(a.delta_from_mean_cost_perc),
-    sortValue: (a) => a.delta_from_mean_cost_perc,
+    sortValue: (a) => changeSortValue(a.delta_from_mean_cost_perc),
   },
 ];
 

@@ -1,5 +1,6 @@
 import t from 'tap';
-import { anomalyDate, formatChange, formatMoney } from './anomaly-format.ts';
+import { sortRows } from '../../common/list-table.ts';
+import { anomalyDate, changeSortValue, formatChange, formatMoney } from './anomaly-format.ts';
 
 t.test('the judged day is two days before today in US/Pacific', async (t) => {
   // 2026-03-01 05:00 UTC is still 2026-02-28 in Los Angeles (21:00 PST).
@@ -16,4 +17,16 @@ t.test('money and change as shown', async (t) => {
   t.equal(formatChange(9263.5), '+9,263.50%');
   t.equal(formatChange(-12), '-12.00%');
   t.equal(formatChange(null), 'new spend');
+});
+
+t.test('sorted by the biggest change, new spend (zero mean) comes first', async (t) => {
+  const rows = [{ p: 'a', perc: 50 }, { p: 'new', perc: null }, { p: 'b', perc: 900 }];
+  t.same(
+    sortRows(rows, (r) => changeSortValue(r.perc), 'DESC').map((r) => r.p),
+    ['new', 'b', 'a'],
+  );
+  t.same(
+    sortRows(rows, (r) => changeSortValue(r.perc), 'ASC').map((r) => r.p),
+    ['a', 'b', 'new'],
+  );
 });

@@ -24,3 +24,11 @@ export function formatChange(perc: number | null): string {
   if (perc === null) return 'new spend';
   return `${perc > 0 ? '+' : ''}${formatNumber(perc)}%`;
 }
+
+/**
+ * What Percentage Change sorts by: spend from a zero mean ('new spend') is the largest possible increase, so it comes
+ * first when sorted by the biggest change, not last like an empty value.
+ */
+export function changeSortValue(perc: number | null): number {
+  return perc ?? Number.POSITIVE_INFINITY;
+}
