@@ -214,6 +214,8 @@ t.test('a ticket from creation to satisfaction', async (t) => {
     await admin.getByText('status and comment saved', { exact: true }).waitFor();
     await change(admin, 'Priority', 'P1', 'Raising: it blocks month-end closing.', 'Priority saved');
     t.equal(await admin.getByRole('combobox', { name: 'Priority' }).inputValue(), 'P1');
+    await facts.getByText('end-user-facing production service entirely down.').waitFor();
+    t.pass("the side panel says what the priority means");
     await change(admin, 'Status', 'Resolved', 'Fixed the export timeout.', 'status and comment saved');
     t.equal(await statusOf(admin), 'Resolved');
     t.equal(await admin.getByRole('combobox', { name: 'Priority' }).isDisabled(), true, 'priority locked once Resolved');

@@ -25,6 +25,12 @@ export function TicketListPage({ route }: PageProps) {
   const [pending, setPending] = useState(false);
   const [page, setPage] = useState(0);
   const [pageSize, setPageSize] = useState<number>(PAGE_SIZES[0]);
+  // another customer picked in the header: back to its first page
+  const [pagedFor, setPagedFor] = useState(selected?.id);
+  if (pagedFor !== selected?.id) {
+    setPagedFor(selected?.id);
+    setPage(0);
+  }
   // Re-read while the ticket-sync queue has not written a ticket to Jira yet: its key appears by itself.
   const pollingInterval = pending ? PENDING_POLL_MS : 0;
   // Paged on the server, last modified first: a customer with thousands of tickets loads one page at a time.

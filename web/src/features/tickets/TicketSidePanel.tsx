@@ -3,7 +3,7 @@ import { FormControl, Select } from '@primer/react';
 import { errorDetail } from '../../app/api.ts';
 import { useSnackbar } from '../../common/Snackbar.tsx';
 import { CommentDialog } from './CommentDialog.tsx';
-import { priorityChangeable, statusChangeable, TICKET_PRIORITIES, TICKET_STATUSES } from '@cc/shared/tickets/rules.ts';
+import { isTicketPriority, priorityChangeable, PRIORITY_MEANINGS, statusChangeable, TICKET_PRIORITIES, TICKET_STATUSES } from '@cc/shared/tickets/rules.ts';
 import { firstResponseBucket, formatTicketDate } from './ticket-dates.ts';
 import { TICKET_MESSAGES } from './ticket-rules.ts';
 import { useGetTransitionsQuery, useSetPriorityMutation, useSetStatusMutation, type Ticket } from './ticketsApi.ts';
@@ -67,6 +67,7 @@ export function TicketSidePanel({ ticket }: { ticket: Ticket }) {
             </Select.Option>
           ))}
         </Select>
+        {isTicketPriority(ticket.priority) ? <FormControl.Caption>{PRIORITY_MEANINGS[ticket.priority]}</FormControl.Caption> : null}
       </FormControl>
       <dl className={styles.facts}>
         <dt>Created</dt>
