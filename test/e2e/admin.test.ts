@@ -53,7 +53,20 @@ t.test('administration end to end', async (t) => {
     await page.getByText('This field is required').waitFor();
     t.pass("a blank name says 'This field is required'");
     await page.getByLabel('Name').fill(ENTITY);
+    await page.getByLabel('Email domain allowed').fill('zeta_example');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await snackbar(page, 'email_domain_allowed: not a domain name: zeta_example');
+    t.pass("the server's detail when it gives one");
+    await page.route('**/v1/entities/', (route) =>
+      route.request().method() === 'POST'
+        ? route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ detail: 'Internal Server Error' }) })
+        : route.fallback(),
+    );
     await page.getByLabel('Email domain allowed').fill('zeta.example\nzeta-group.example');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await snackbar(page, 'Error saving Entity');
+    t.pass("else 'Error saving Entity'");
+    await page.unroute('**/v1/entities/');
     await page.getByRole('button', { name: 'Save' }).click();
     await snackbar(page, `${ENTITY} successfully saved`);
     await page.getByRole('tab', { name: 'Entity Admin' }).waitFor();
@@ -67,6 +80,17 @@ t.test('administration end to end', async (t) => {
     await row.focus();
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Update Entity' }).waitFor();
+    await page.route('**/v1/entities/zeta-holdings/', (route) =>
+      route.request().method() === 'PUT'
+        ? route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ detail: 'Internal Server Error' }) })
+        : route.fallback(),
+    );
+    await page.getByRole('button', { name: 'Update' }).click();
+    await snackbar(page, 'Error updating Entity');
+    t.pass("'Error updating Entity'");
+    await page.unroute('**/v1/entities/zeta-holdings/');
+    await page.getByRole('button', { name: 'Update' }).click();
+    await snackbar(page, `${ENTITY} successfully updated`);
     await page.getByRole('tab', { name: 'Entity Admin' }).click();
     const admins = page.getByRole('tabpanel');
     t.equal(await admins.getByRole('button', { name: 'Add' }).isDisabled(), true, 'Add stays disabled while nothing is chosen');
@@ -149,6 +173,15 @@ t.test('administration end to end', async (t) => {
     }
     await shot(page, 'customer-new-alerts');
     await page.getByRole('tab', { name: 'Customer Info' }).click();
+    await page.route('**/v1/customers/', (route) =>
+      route.request().method() === 'POST'
+        ? route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ detail: 'Internal Server Error' }) })
+        : route.fallback(),
+    );
+    await page.getByRole('button', { name: 'Save' }).click();
+    await snackbar(page, 'Error saving Customer');
+    t.pass("'Error saving Customer' (000 §8) when the api gives no detail");
+    await page.unroute('**/v1/customers/');
     await page.getByRole('button', { name: 'Save' }).click();
     await snackbar(page, `${CUSTOMER} successfully saved`);
     await page.getByRole('heading', { name: 'Customer Management' }).waitFor();
@@ -194,10 +227,64 @@ t.test('administration end to end', async (t) => {
     await shot(page, 'customer-update');
 
     await page.getByRole('combobox', { name: 'Currency' }).selectOption('DKK');
+
+    // Project provisioning (spec 000 §3): choices and a template edited field by field.
+    await page.locator('summary', { hasText: 'Project Provisioning' }).click();
+    await page.getByLabel('Business Units').fill('Retail, Finance');
+    await page.getByLabel('Products').fill('shop');
+    await page.getByLabel('Environments').fill('dev, prod');
+    await page.getByLabel('Cost Owners').fill('ops');
+    await page.getByRole('button', { name: 'Add template' }).click();
+    const template = page.getByRole('group', { name: 'Template 1' });
+    await template.getByLabel(/^Template name/).fill('Standard');
+    await template.getByLabel('Project type').fill('service');
+    await template.getByLabel('Folder name').fill('Retail');
+    await template.getByLabel('Folder number').fill('123456789');
+    await template.getByLabel('Project name').fill('zeta-{bu}-{product}-{env}');
+    await template.getByLabel('Owner label').fill('owner');
+    await template.getByLabel('Default admin').fill('ops@zeta.example');
+    await template.getByLabel(/^Budget/).fill('a lot');
+    await template.getByLabel(/^BigQuery analysis quota/).fill('10');
+    await template.getByLabel(/^Compute Engine CPUs quota/).fill('8');
+    await page.getByRole('button', { name: 'Update' }).click();
+    await template.getByText('Must be a number').waitFor();
+    t.pass('template numbers are checked');
+    await template.getByLabel(/^Budget/).fill('500');
+    t.ok(await template.isVisible(), 'the templates stay open once the error is fixed');
+    await shot(page, 'customer-templates');
+    await page.route(`**/v1/customers/${CUSTOMER_ID}/`, (route) =>
+      route.request().method() === 'PUT'
+        ? route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ detail: 'Internal Server Error' }) })
+        : route.fallback(),
+    );
+    await page.getByRole('button', { name: 'Update' }).click();
+    await snackbar(page, 'Error saving customer');
+    t.pass("'Error saving customer'");
+    await page.unroute(`**/v1/customers/${CUSTOMER_ID}/`);
     await page.getByRole('button', { name: 'Update' }).click();
     await snackbar(page, `${CUSTOMER} successfully updated`);
     const updated = (await app.inject({ method: 'GET', url: `/v1/customers/${CUSTOMER_ID}/`, headers: bearer(token) })).json();
     t.equal(updated.billing_currency, 'DKK', "'{name} successfully updated' and saved");
+    t.match(updated, {
+      business_units: ['Retail', 'Finance'],
+      env: ['dev', 'prod'],
+      owner_values: ['ops'],
+      project_provisioning: [
+        {
+          template_name: 'Standard',
+          folder_name: 'Retail',
+          folder_number: '123456789',
+          project_template: {
+            project_type: 'service',
+            default_admin: 'ops@zeta.example',
+            budget: 500,
+            owner_label: 'owner',
+            project_name: 'zeta-{bu}-{product}-{env}',
+            quota: { bigquery_analysis: 10, compute_engine_cpus: 8 },
+          },
+        },
+      ],
+    }, 'the template is stored in the shape of spec 000 §3');
 
     await page.goto(`${base}/customermanagement/update/no-such-customer`);
     const notFound = page.getByRole('alertdialog', { name: 'Customer not found' });
@@ -396,12 +483,26 @@ t.test('administration end to end', async (t) => {
     const settings = invited.getByRole('region', { name: 'Customer Info' });
     await settings.waitFor();
     t.match(await settings.innerText(), /Tier Discount/, 'the customer reads its own settings');
+    await settings.getByText(ENTITY, { exact: true }).waitFor();
     t.match(await settings.innerText(), new RegExp(`Entity\\s+${ENTITY}`), 'the entity shows by its name, not its id');
+    t.match(await settings.innerText(), /Business Units\s+Retail, Finance[\s\S]*Project templates\s+Standard/, 'and its project provisioning choices');
     t.equal(await invited.getByRole('textbox').count(), 0, 'read-only: nothing to edit');
     await shot(invited, 'invited-settings');
     const refused = await invited.request.get(`${base}/v1/customers/acme-corp/`);
     t.equal(refused.status(), 404, 'another customer answers Customer not found');
     t.equal(await invited.request.get(`${base}/v1/users/`).then((r) => r.status()), 403, 'no user management for a customer');
+
+    // Management screens are for admins: not in a customer's menu, and refused when typed in.
+    const menu = await invited.getByRole('navigation', { name: 'Side menu' }).innerText();
+    t.notMatch(menu, /Entity Management|Customer Management|User Management/, 'no management items in the menu');
+    for (const path of ['/entitymanagement', '/customermanagement', `/customermanagement/update/${CUSTOMER_ID}`, '/usermanagement', '/usermanagement/new']) {
+      await invited.goto(`${base}${path}`);
+      await invited.getByText('You do not have access to this page').waitFor();
+      t.pass(`a customer is refused ${path}`);
+    }
+    await page.goto(`${base}/customermanagement/view`);
+    await page.getByText('You do not have access to this page').waitFor();
+    t.pass('Customer Settings is for role customer only: an admin is refused');
 
     await invited.goto(link!);
     await invited.getByText('Invitation not found or expired').waitFor();

@@ -41,6 +41,13 @@ export function CustomerSettingsPage({ route }: PageProps) {
   if (f.system_health_dashboard) rows.push(['Customized monitoring dashboard link', f.grafana_external_link || 'Built-in dashboard']);
   if (f.workspace_license) rows.push(['Workspace license domain identifier', f.domain_name || '—']);
   if (f.documentation) rows.push(['Custom drive folder', f.drive_id || 'Built-in folder']);
+  // Project provisioning choices (spec 000 §3), as offered on the New Project form.
+  const none = (v: string) => v || '—';
+  rows.push(['Business Units', none(f.business_units)]);
+  rows.push(['Products', none(f.products)]);
+  rows.push(['Environments', none(f.env)]);
+  rows.push(['Cost Owners', none(f.owner_values)]);
+  rows.push(['Project templates', none(f.templates.map((tp) => tp.template_name).join(', '))]);
 
   return (
     <Page title={route.title} subtitle={customer.customer_name}>

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { UnderlinePanels } from '@primer/react/experimental';
 import { useLocation } from 'wouter';
 import type { PageProps } from '../../app/routes.ts';
-import { errorDetail } from '../../app/api.ts';
+import { serverDetail } from '../../common/server-detail.ts';
 import { Page } from '../../common/Page.tsx';
 import { MemberList, type MemberChange } from '../../common/MemberList.tsx';
 import { useSnackbar } from '../../common/Snackbar.tsx';
@@ -55,7 +55,7 @@ export function NewCustomerPage({ route }: PageProps) {
             onSubmit={async (input) => {
               const result = await create(input);
               if ('error' in result) {
-                show({ message: errorDetail(result.error) ?? 'Error saving Customer', variant: 'error' });
+                show({ message: serverDetail(result.error) ?? 'Error saving Customer', variant: 'error' });
                 return;
               }
               const id = result.data.customer_id;

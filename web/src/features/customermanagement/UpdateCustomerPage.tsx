@@ -2,7 +2,7 @@ import { UnderlinePanels } from '@primer/react/experimental';
 import { useLocation } from 'wouter';
 import { routeParam } from '../../common/route-param.ts';
 import type { PageProps } from '../../app/routes.ts';
-import { errorDetail } from '../../app/api.ts';
+import { serverDetail } from '../../common/server-detail.ts';
 import { Page, PageLoading } from '../../common/Page.tsx';
 import { MessageDialog } from '../../common/MessageDialog.tsx';
 import { useSnackbar } from '../../common/Snackbar.tsx';
@@ -56,7 +56,7 @@ export function UpdateCustomerPage({ route, params }: PageProps) {
             onSubmit={async (input) => {
               const result = await update(input);
               if ('error' in result) {
-                show({ message: errorDetail(result.error) ?? 'Error saving customer', variant: 'error' });
+                show({ message: serverDetail(result.error) ?? 'Error saving customer', variant: 'error' });
                 return;
               }
               show({ message: `${input.customer_name} successfully updated`, variant: 'success' });

@@ -1,7 +1,9 @@
 import t from 'tap';
 import {
   CUSTOMER_ID_TOO_SHORT,
+  DUPLICATE_TEMPLATE,
   EMPTY_CUSTOMER_FORM,
+  EMPTY_TEMPLATE,
   NOT_A_NUMBER,
   NO_TIERS,
   PERCENT_RANGE,
@@ -9,6 +11,7 @@ import {
   deriveCustomerId,
   inputFromForm,
   stripDriveFolderPrefix,
+  templateForm,
   validateCustomerForm,
   withFlag,
   type CustomerFormState,
@@ -93,6 +96,45 @@ t.test('project provisioning: comma lists and a JSON template list', async (t) =
   const input = inputFromForm({ ...valid, business_units: 'Retail, Finance,', env: 'dev,prod' });
   t.same(input.business_units, ['Retail', 'Finance']);
   t.same(input.env, ['dev', 'prod']);
-  t.equal(validateCustomerForm({ ...valid, project_provisioning: '{' }).project_provisioning, 'Must be a JSON list of templates');
-  t.equal(validateCustomerForm({ ...valid, project_provisioning: '{}' }).project_provisioning, 'Must be a JSON list of templates');
+});
+
+t.test('project templates: every field of spec 000 §3, numbers checked, names required and unique', async (t) => {
+  const stored = {
+    template_name: 'Standard',
+    folder_name: 'Retail',
+    folder_number: '123456',
+    project_template: {
+      project_type: 'service',
+      default_admin: 'ops@zeta.example',
+      budget: 500,
+      owner_label: 'owner',
+      project_name: '{bu}-{product}-{env}',
+      quota: { bigquery_analysis: 10, compute_engine_cpus: 8 },
+    },
+  };
+  const form = { ...valid, templates: [templateForm(stored)] };
+  t.same(form.templates[0], {
+    template_name: 'Standard',
+    folder_name: 'Retail',
+    folder_number: '123456',
+    project_type: 'service',
+    default_admin: 'ops@zeta.example',
+    budget: '500',
+    owner_label: 'owner',
+    project_name: '{bu}-{product}-{env}',
+    bigquery_analysis: '10',
+    compute_engine_cpus: '8',
+  });
+  t.same(validateCustomerForm(form), {});
+  t.same(inputFromForm(form).project_provisioning, [stored], 'the form gives back the stored shape');
+
+  const blank = { ...EMPTY_TEMPLATE, budget: 'lots', compute_engine_cpus: '-1', bigquery_analysis: '' };
+  t.same(validateCustomerForm({ ...valid, templates: [blank] }), {
+    'template.0.template_name': 'This field is required',
+    'template.0.budget': NOT_A_NUMBER,
+    'template.0.bigquery_analysis': 'This field is required',
+    'template.0.compute_engine_cpus': 'Must be 0 or greater',
+  });
+  const twice = { ...valid, templates: [templateForm(stored), templateForm(stored)] };
+  t.same(validateCustomerForm(twice), { 'template.1.template_name': DUPLICATE_TEMPLATE });
 });

@@ -41,10 +41,47 @@ export interface CustomerFormState {
   products: string;
   env: string;
   owner_values: string;
-  project_provisioning: string;
+  templates: TemplateForm[];
 }
 
-export type CustomerFormErrors = Partial<Record<keyof CustomerFormState | `tier.${number}.${'threshold_spend' | 'percentage'}`, string>>;
+/**
+ * One project template (spec 000 §3) as typed: template_name, folder_name, folder_number and the
+ * project_template's project_type, default_admin, budget, owner_label, project_name and quota, flattened.
+ */
+export interface TemplateForm {
+  template_name: string;
+  folder_name: string;
+  folder_number: string;
+  project_type: string;
+  default_admin: string;
+  budget: string;
+  owner_label: string;
+  project_name: string;
+  bigquery_analysis: string;
+  compute_engine_cpus: string;
+}
+export type TemplateField = keyof TemplateForm;
+
+/** Template fields holding numbers (budget and the two quotas). */
+export const TEMPLATE_NUMBER_FIELDS: readonly TemplateField[] = ['budget', 'bigquery_analysis', 'compute_engine_cpus'];
+export const DUPLICATE_TEMPLATE = 'Template names must be unique';
+
+export const EMPTY_TEMPLATE: TemplateForm = {
+  template_name: '',
+  folder_name: '',
+  folder_number: '',
+  project_type: '',
+  default_admin: '',
+  budget: '0',
+  owner_label: '',
+  project_name: '',
+  bigquery_analysis: '0',
+  compute_engine_cpus: '0',
+};
+
+export type CustomerFormErrors = Partial<
+  Record<keyof CustomerFormState | `tier.${number}.${'threshold_spend' | 'percentage'}` | `template.${number}.${TemplateField}`, string>
+>;
 
 export const EMPTY_CUSTOMER_FORM: CustomerFormState = {
   customer_name: '',
@@ -73,7 +110,7 @@ export const EMPTY_CUSTOMER_FORM: CustomerFormState = {
   products: '',
   env: '',
   owner_values: '',
-  project_provisioning: '[]',
+  templates: [],
 };
 
 /**
@@ -143,11 +180,18 @@ export function validateCustomerForm(f: CustomerFormState): CustomerFormErrors {
     if (!isNumber(f.minimum_value_toggled_anomaly)) e.minimum_value_toggled_anomaly = NOT_A_NUMBER;
     else if (Number(f.minimum_value_toggled_anomaly) < 0) e.minimum_value_toggled_anomaly = NOT_NEGATIVE;
   }
-  try {
-    if (!Array.isArray(JSON.parse(f.project_provisioning || '[]'))) e.project_provisioning = 'Must be a JSON list of templates';
-  } catch {
-    e.project_provisioning = 'Must be a JSON list of templates';
-  }
+  const names = new Set<string>();
+  f.templates.forEach((tp, i) => {
+    const name = tp.template_name.trim();
+    if (!name) e[`template.${i}.template_name`] = MESSAGES.required;
+    else if (names.has(name)) e[`template.${i}.template_name`] = DUPLICATE_TEMPLATE;
+    names.add(name);
+    for (const k of TEMPLATE_NUMBER_FIELDS) {
+      if (!tp[k].trim()) e[`template.${i}.${k}`] = MESSAGES.required;
+      else if (!isNumber(tp[k])) e[`template.${i}.${k}`] = NOT_A_NUMBER;
+      else if (Number(tp[k]) < 0) e[`template.${i}.${k}`] = NOT_NEGATIVE;
+    }
+  });
   return e;
 }
 
@@ -183,7 +227,7 @@ export function formFromCustomer(c: Customer): CustomerFormState {
     products: arr(c.products),
     env: arr(c.env),
     owner_values: arr(c.owner_values),
-    project_provisioning: JSON.stringify(c.project_provisioning ?? [], null, 2),
+    templates: (Array.isArray(c.project_provisioning) ? c.project_provisioning : []).map(templateForm),
   };
 }
 
@@ -222,7 +266,44 @@ export function inputFromForm(f: CustomerFormState): CustomerInput {
     products: list(f.products),
     env: list(f.env),
     owner_values: list(f.owner_values),
-    project_provisioning: JSON.parse(f.project_provisioning || '[]') as unknown[],
+    project_provisioning: f.templates.map(templateInput),
+  };
+}
+
+/** A stored template as form fields (missing parts read as blank, numbers as text). */
+export function templateForm(raw: unknown): TemplateForm {
+  const r = (raw ?? {}) as Record<string, unknown>;
+  const pt = (r.project_template ?? {}) as Record<string, unknown>;
+  const quota = (pt.quota ?? {}) as Record<string, unknown>;
+  const s = (v: unknown, fallback = '') => (v === null || v === undefined ? fallback : String(v));
+  return {
+    template_name: s(r.template_name),
+    folder_name: s(r.folder_name),
+    folder_number: s(r.folder_number),
+    project_type: s(pt.project_type),
+    default_admin: s(pt.default_admin),
+    budget: s(pt.budget, '0'),
+    owner_label: s(pt.owner_label),
+    project_name: s(pt.project_name),
+    bigquery_analysis: s(quota.bigquery_analysis, '0'),
+    compute_engine_cpus: s(quota.compute_engine_cpus, '0'),
+  };
+}
+
+/** The template as the api stores it (spec 000 §3 Project template). */
+export function templateInput(tp: TemplateForm) {
+  return {
+    template_name: tp.template_name.trim(),
+    folder_name: tp.folder_name.trim(),
+    folder_number: tp.folder_number.trim(),
+    project_template: {
+      project_type: tp.project_type.trim(),
+      default_admin: tp.default_admin.trim(),
+      budget: Number(tp.budget),
+      owner_label: tp.owner_label.trim(),
+      project_name: tp.project_name.trim(),
+      quota: { bigquery_analysis: Number(tp.bigquery_analysis), compute_engine_cpus: Number(tp.compute_engine_cpus) },
+    },
   };
 }
 

@@ -1,6 +1,6 @@
 import { useLocation } from 'wouter';
 import type { PageProps } from '../../app/routes.ts';
-import { errorDetail } from '../../app/api.ts';
+import { serverDetail } from '../../common/server-detail.ts';
 import { Page } from '../../common/Page.tsx';
 import { useSnackbar } from '../../common/Snackbar.tsx';
 import { EntityForm } from './EntityForm.tsx';
@@ -21,7 +21,7 @@ export function NewEntityPage({ route }: PageProps) {
         onSubmit={async (value) => {
           const result = await create(value);
           if ('error' in result) {
-            show({ message: errorDetail(result.error) ?? 'Error saving Entity', variant: 'error' });
+            show({ message: serverDetail(result.error) ?? 'Error saving Entity', variant: 'error' });
             return;
           }
           show({ message: `${value.name} successfully saved`, variant: 'success' });

@@ -3,6 +3,7 @@ import { useLocation } from 'wouter';
 import { routeParam } from '../../common/route-param.ts';
 import type { PageProps } from '../../app/routes.ts';
 import { errorDetail } from '../../app/api.ts';
+import { serverDetail } from '../../common/server-detail.ts';
 import { Page, PageLoading, PageMessage } from '../../common/Page.tsx';
 import { MemberList, type MemberChange } from '../../common/MemberList.tsx';
 import { useSnackbar } from '../../common/Snackbar.tsx';
@@ -34,7 +35,7 @@ export function UpdateEntityPage({ route, params }: PageProps) {
     // The data is reloaded after the dialog whatever happened (spec 001 §4).
     void refetch();
     if ('error' in result) {
-      show({ message: errorDetail(result.error) ?? 'Error updating Entity', variant: 'error' });
+      show({ message: serverDetail(result.error) ?? 'Error updating Entity', variant: 'error' });
       return false;
     }
     show({ message: `${entity!.name} successfully updated`, variant: 'success' });
@@ -56,7 +57,7 @@ export function UpdateEntityPage({ route, params }: PageProps) {
             onSubmit={async (value) => {
               const result = await update({ id, ...value });
               if ('error' in result) {
-                show({ message: errorDetail(result.error) ?? 'Error updating Entity', variant: 'error' });
+                show({ message: serverDetail(result.error) ?? 'Error updating Entity', variant: 'error' });
                 return;
               }
               show({ message: `${value.name} successfully updated`, variant: 'success' });
