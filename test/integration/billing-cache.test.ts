@@ -64,6 +64,25 @@ t.test('chart answers are cached per account and settings, and an ingest of the 
   t.equal(second.headers['x-cache'], 'hit');
   t.same(second.json(), first.json(), 'the cached answer is the computed one');
   t.equal((await chart({ top: '5' })).headers['x-cache'], 'miss', 'other settings, other entry');
+  t.equal(second.body, first.body, 'a hit sends the very JSON text that was computed');
+  t.match(second.headers['content-type'], /^application\/json/);
+
+  // The settings drawer's choices scan the whole history: cached the same way, per caller's view.
+  const victor = bearer(await login(app, 'victor@acme.example'));
+  const settings = (headers = alice) =>
+    app.inject({ method: 'GET', url: '/v2/billing/settings/acme-corp', query: { billing_account_id: ACME.billingAccountId }, headers });
+  const s1 = await settings();
+  t.equal(s1.statusCode, 200);
+  t.equal(s1.headers['x-cache'], 'miss');
+  const s2 = await settings();
+  t.equal(s2.headers['x-cache'], 'hit');
+  t.equal(s2.body, s1.body);
+  t.ok(s1.json().services.length > 0 && Object.keys(s1.json().resource_labels).length > 0, 'a customer sees services and resource labels');
+  const v1 = await settings(victor);
+  t.equal(v1.headers['x-cache'], 'miss', "a viewer never gets the customer's cached choices");
+  t.same(v1.json().services, []);
+  t.same(v1.json().resource_labels, {});
+  t.same(v1.json().project_labels.team, ['analytics']);
 
   // The admin route enqueues the same job the CLI runs; the worker replaces the slices and bumps the version.
   const wait = async (jobId: string) => {
@@ -81,6 +100,7 @@ t.test('chart answers are cached per account and settings, and an ingest of the 
   await wait(enq.json().job_id);
   const after = await chart();
   t.equal(after.headers['x-cache'], 'miss', 'ingest of the account invalidated the cache');
+  t.equal((await settings()).headers['x-cache'], 'miss', 'and the cached settings');
   t.same(after.json().summary, first.json().summary, 'same deterministic data, same totals: nothing double counted');
   t.equal((await chart()).headers['x-cache'], 'hit');
 

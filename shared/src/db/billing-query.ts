@@ -148,23 +148,26 @@ export async function billingOptions(db: Queryable, f: Pick<SpendFilter, 'custom
       JOIN jsonb_to_recordset(coalesce($3::jsonb, '[]')) AS fl(label_key text, label_value text)
         ON v.label_key = fl.label_key AND v.label_value = fl.label_value
       WHERE v.customer_id = $1 AND v.billing_account_id = $2 AND v.label_kind = 'project'))`;
-  const providers = await db.query<{ provider: string }>(
-    `SELECT DISTINCT provider FROM cost_daily x WHERE customer_id = $1 AND billing_account_id = $2 AND ${allowed} ORDER BY provider`,
-    [f.customerId, f.billingAccountId, viewer],
-  );
-  const services = await db.query<{ service: string }>(
-    `SELECT DISTINCT service FROM cost_daily x
+  // Three independent reads: run side by side on a pool (a single client queues them anyway).
+  const [providers, services, labels] = await Promise.all([
+    db.query<{ provider: string }>(
+      `SELECT DISTINCT provider FROM cost_daily x WHERE customer_id = $1 AND billing_account_id = $2 AND ${allowed} ORDER BY provider`,
+      [f.customerId, f.billingAccountId, viewer],
+    ),
+    db.query<{ service: string }>(
+      `SELECT DISTINCT service FROM cost_daily x
      WHERE customer_id = $1 AND billing_account_id = $2 AND ($4::text IS NULL OR provider = $4) AND service <> '' AND ${allowed}
      ORDER BY service`,
-    [f.customerId, f.billingAccountId, viewer, f.provider],
-  );
-  const labels = await db.query<{ label_kind: 'project' | 'resource'; label_key: string; label_values: string[] }>(
-    `SELECT label_kind, label_key, coalesce(array_agg(DISTINCT label_value ORDER BY label_value) FILTER (WHERE label_value <> ''), '{}') AS label_values
+      [f.customerId, f.billingAccountId, viewer, f.provider],
+    ),
+    db.query<{ label_kind: 'project' | 'resource'; label_key: string; label_values: string[] }>(
+      `SELECT label_kind, label_key, coalesce(array_agg(DISTINCT label_value ORDER BY label_value) FILTER (WHERE label_value <> ''), '{}') AS label_values
      FROM cost_daily_label x
      WHERE customer_id = $1 AND billing_account_id = $2 AND ($4::text IS NULL OR provider = $4) AND ${allowed}
      GROUP BY label_kind, label_key ORDER BY label_kind, label_key`,
-    [f.customerId, f.billingAccountId, viewer, f.provider],
-  );
+      [f.customerId, f.billingAccountId, viewer, f.provider],
+    ),
+  ]);
   const project_labels: Record<string, string[]> = {};
   const resource_labels: Record<string, string[]> = {};
   for (const r of labels.rows) (r.label_kind === 'project' ? project_labels : resource_labels)[r.label_key] = r.label_values;

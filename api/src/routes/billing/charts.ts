@@ -5,7 +5,7 @@ import { ChartPayload, ChartQuery, CustomerParams, ProjectLabelBody, ResourceLab
 import { errors } from '../../errors.ts';
 import { accountContext, chartSettings, isViewer } from './context.ts';
 import { chartAnswer, type ChartBody, type ChartKind } from './answer.ts';
-import { cachedAnswer } from './cache.ts';
+import { cachedJson, sendJson } from './cache.ts';
 
 interface ChartRoute {
   url: string;
@@ -73,9 +73,7 @@ const charts: FastifyPluginAsyncTypebox = async (app) => {
           // discount settings and currency are part of the answer: an edited customer must not get stale months
           customer: ctx.customer,
         };
-        const { answer, hit } = await cachedAnswer(app, ctx, cacheSettings, () => chartAnswer(app.pg, ctx, settings, r.kind, chartBody));
-        reply.header('x-cache', hit ? 'hit' : 'miss');
-        return answer;
+        return sendJson(reply, await cachedJson(app, ctx, cacheSettings, () => chartAnswer(app.pg, ctx, settings, r.kind, chartBody)));
       },
     );
   }

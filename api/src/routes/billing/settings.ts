@@ -3,6 +3,7 @@ import { withErrors } from '../../schemas/common.ts';
 import { BillingSettings, CustomerParams, SettingsQuery } from '../../schemas/billing.ts';
 import { billingOptions } from '@cc/shared/db/billing-query.ts';
 import { accountContext, parseProvider } from './context.ts';
+import { cachedJson, sendJson } from './cache.ts';
 
 const settings: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -17,24 +18,30 @@ const settings: FastifyPluginAsyncTypebox = async (app) => {
         response: withErrors({ 200: BillingSettings }),
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const provider = parseProvider(req.query.provider, 'all');
       const ctx = await accountContext(app, req, req.query.billing_account_id);
-      const options = await billingOptions(app.pg, {
+      const filter = {
         customerId: ctx.customerId,
         billingAccountId: ctx.billingAccountId,
         provider: provider === 'all' || ctx.viewer ? null : provider,
         viewer: ctx.viewer,
-      });
-      // A viewer has only the project-label view: no services or resource labels to choose from.
-      const viewer = ctx.viewer !== null;
-      return {
-        ...options,
-        services: viewer ? [] : options.services,
-        resource_labels: viewer ? {} : options.resource_labels,
-        currency: ctx.customer.billing_currency,
-        billing_dashboard_type: ctx.customer.billing_dashboard_type,
       };
+      // The choices scan the account's whole history: cached like the charts, dropped by the account's next ingest.
+      const cacheSettings = { kind: 'settings', provider: filter.provider, viewer: ctx.viewer, customer: ctx.customer };
+      const answer = await cachedJson(app, ctx, cacheSettings, async (): Promise<BillingSettings> => {
+        const options = await billingOptions(app.pg, filter);
+        // A viewer has only the project-label view: no services or resource labels to choose from.
+        const viewer = ctx.viewer !== null;
+        return {
+          ...options,
+          services: viewer ? [] : options.services,
+          resource_labels: viewer ? {} : options.resource_labels,
+          currency: ctx.customer.billing_currency,
+          billing_dashboard_type: ctx.customer.billing_dashboard_type,
+        };
+      });
+      return sendJson(reply, answer);
     },
   );
 };
