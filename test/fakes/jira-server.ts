@@ -59,6 +59,8 @@ export interface FakeJira {
   rateLimitNext(n: number, seconds: number, opts?: { resetOnly?: boolean }): void;
   /** The next issue create succeeds in Jira, but the answer is lost (502), as when a proxy or the network fails. */
   loseNextCreateAnswer(): void;
+  /** JQL search sees an issue only `ms` after its creation, as Jira's eventually consistent search index does. */
+  indexLag(ms: number): void;
   /** An engineer's comment written in Jira (no portal property). */
   engineerComment(key: string, text: string, at?: Date): FakeComment;
   /** An engineer moves the issue in Jira. */
@@ -101,6 +103,8 @@ export async function startFakeJira(opts: { email: string; apiToken: string; pro
   let retryAfter = 1;
   let resetOnly = false;
   let loseCreate = false;
+  let lagMs = 0;
+  const indexedAt = new Map<string, number>();
   const auth = `Basic ${Buffer.from(`${opts.email}:${opts.apiToken}`).toString('base64')}`;
   let base = '';
 
@@ -210,6 +214,7 @@ export async function startFakeJira(opts: { email: string; apiToken: string; pro
         if (fields?.priority && !PRIORITIES.includes(fields.priority.name)) problems.priority = `Specify the Priority (name) in the string format`;
         if (Object.keys(problems).length) return errors(res, 400, [], problems);
         const issue = createIssue(fields);
+        indexedAt.set(issue.key, Date.now() + lagMs);
         if (loseCreate) {
           loseCreate = false;
           return send(res, 502, undefined);
@@ -218,8 +223,9 @@ export async function startFakeJira(opts: { email: string; apiToken: string; pro
       }
       if (method === 'POST' && path === '/rest/api/3/search/jql') {
         const body = json();
-        const found = runJql(String(body.jql ?? ''));
-        if (typeof found === 'string') return errors(res, 400, [found]);
+        const matched = runJql(String(body.jql ?? ''));
+        if (typeof matched === 'string') return errors(res, 400, [matched]);
+        const found = matched.filter((i) => (indexedAt.get(i.key) ?? 0) <= Date.now());
         const start = body.nextPageToken ? Number(Buffer.from(String(body.nextPageToken), 'base64url').toString()) : 0;
         const max = Math.min(Number(body.maxResults ?? 50), 5000);
         const page = found.slice(start, start + max);
@@ -344,6 +350,9 @@ export async function startFakeJira(opts: { email: string; apiToken: string; pro
       limited = n;
       retryAfter = seconds;
       resetOnly = opts.resetOnly ?? false;
+    },
+    indexLag(ms) {
+      lagMs = ms;
     },
     loseNextCreateAnswer() {
       loseCreate = true;

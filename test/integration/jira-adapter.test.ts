@@ -148,7 +148,8 @@ t.test('the sync job writes tickets to Jira once, even when retried', async (t) 
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const app = await build(t, { config: { ATTACHMENT_DIR: dir, JIRA_WEBHOOK_SECRET: 'hook-secret' } });
   const { jira, system } = await fake(t);
-  const deps = { pool: app.env.pool, system, store: localAttachmentStore({ dir, secret: 'unused' }) };
+  // no second look within the run: the job fails, and the queue's retry must find the issue
+  const deps = { pool: app.env.pool, system, store: localAttachmentStore({ dir, secret: 'unused' }), createRecheckMs: [] };
   const [alice, admin] = await Promise.all([login(app, 'alice@acme.example'), login(app, 'admin@commandcenter.local')]);
   const file = await upload(app, alice, 'shot.png', PNG);
   const ticket = await raise(app, alice, 'acme-corp', { attachments: [file.name] });
@@ -231,5 +232,30 @@ t.test('the sync job writes tickets to Jira once, even when retried', async (t) 
   t.match(await pullChanges(deps), { uploads_dropped: 1 });
   t.equal(await deps.store.get(abandoned.name), null);
   t.ok(await deps.store.get(kept.name), 'a recent upload stays');
+  t.same(jira.unhandled, []);
+});
+
+t.test('a lost create answer behind a lagging search index still makes one issue', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'cc-attach-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const app = await build(t, { config: { ATTACHMENT_DIR: dir } });
+  const { jira, system } = await fake(t);
+  const alice = await login(app, 'alice@acme.example');
+  const ticket = await raise(app, alice, 'acme-corp');
+  jira.indexLag(700);
+  jira.loseNextCreateAnswer();
+  const deps = { pool: app.env.pool, system, store: localAttachmentStore({ dir, secret: 'unused' }), createRecheckMs: [200, 1000] };
+  t.match(await syncTicket(deps, ticket.id), { key: 'MSP-1', created: false }, 'found again once the index caught up');
+  // what an immediate retry of a failed run would have done: a search right after the create misses the new issue
+  t.match(await syncTicket(deps, ticket.id), { key: 'MSP-1', created: false });
+  t.equal(jira.issues.size, 1, 'one issue');
+
+  // a refusal (4xx) created nothing: it fails at once, without the pauses
+  const misconfigured = jiraCloudTicketSystem({ site: jira.url, email: CREDS.email, apiToken: CREDS.apiToken, project: 'MSP', issueType: 'Task', priorities: parsePriorityMap('P2=Urgent') });
+  const refused = await raise(app, alice, 'acme-corp');
+  const started = Date.now();
+  await t.rejects(syncTicket({ ...deps, system: misconfigured, createRecheckMs: [5000] }, refused.id), /answered 400/);
+  t.ok(Date.now() - started < 4000, 'no pause after a refusal');
+  t.equal(jira.issues.size, 1);
   t.same(jira.unhandled, []);
 });

@@ -31,6 +31,37 @@ export interface TicketSyncDeps {
   pool: Pool;
   system: TicketSystem;
   store: AttachmentStore;
+  /**
+   * Pauses before looking for the issue again when a create's answer was lost (5xx, network): Jira's JQL search is
+   * eventually consistent, so an issue created a moment ago may not be found yet. Default 2 s, 5 s, 10 s.
+   */
+  createRecheckMs?: readonly number[];
+}
+
+const CREATE_RECHECK_MS = [2_000, 5_000, 10_000];
+
+/** A refusal (4xx) means nothing was created; anything else (5xx, a dropped connection) leaves it unknown. */
+const outcomeUnknown = (err: unknown) => {
+  const status = (err as { status?: unknown } | null)?.status;
+  return !(typeof status === 'number' && status >= 400 && status < 500);
+};
+
+/**
+ * Creates the issue labelled `label`. When the answer is lost the issue may exist all the same: it is looked for
+ * again after each pause (the search index lags), so a retry right behind a lost answer does not create a second one.
+ */
+async function createOnce(system: TicketSystem, label: string, create: () => Promise<{ key: string }>, recheckMs: readonly number[]): Promise<{ key: string; created: boolean }> {
+  try {
+    return { ...(await create()), created: true };
+  } catch (err) {
+    if (!outcomeUnknown(err)) throw err;
+    for (const ms of recheckMs) {
+      await new Promise((r) => setTimeout(r, ms));
+      const found = await system.findIssueByLabel(label).catch(() => null);
+      if (found) return { key: found.key, created: false };
+    }
+    throw err;
+  }
 }
 
 const PULL_CURSOR = 'pull';
@@ -73,15 +104,20 @@ export function syncTicket(deps: TicketSyncDeps, ticketId: string): Promise<Sync
       const existing = await system.findIssueByLabel(ticketLabel(t.id));
       if (existing) key = existing.key;
       else {
-        key = (
-          await system.createIssue({
-            summary: t.summary,
-            description: `${t.description}\n\nRaised by ${t.created_by} for ${t.customer_name} in CommandCenter.`,
-            priority: isTicketPriority(t.priority) ? t.priority : 'P3',
-            labels: [ticketLabel(t.id), `cc-customer-${t.customer_id}`],
-          })
-        ).key;
-        result.created = true;
+        const made = await createOnce(
+          system,
+          ticketLabel(t.id),
+          () =>
+            system.createIssue({
+              summary: t.summary,
+              description: `${t.description}\n\nRaised by ${t.created_by} for ${t.customer_name} in CommandCenter.`,
+              priority: isTicketPriority(t.priority) ? t.priority : 'P3',
+              labels: [ticketLabel(t.id), `cc-customer-${t.customer_id}`],
+            }),
+          deps.createRecheckMs ?? CREATE_RECHECK_MS,
+        );
+        key = made.key;
+        result.created = made.created;
       }
       await markCreated(pool, t.id, key);
       result.key = key;
