@@ -327,6 +327,26 @@ t.test('insight screens in Chromium', async (t) => {
     t.equal(await victorRow.getByText('team: analytics').count(), 0);
     await shot(page, 'viewers');
 
+    // On victor's own billing dashboard: the Projects choice of the detail tab offers only env=dev projects.
+    const viewerContext = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    t.teardown(() => viewerContext.close());
+    const viewerPage = await viewerContext.newPage();
+    await signIn(viewerPage, base, 'victor@acme.example');
+    // A viewer's dashboard opens grouped by project label (their filter's kind).
+    await viewerPage.getByRole('tab', { name: 'Project Labels with Project' }).click();
+    await viewerPage.getByRole('button', { name: /Projects/ }).click();
+    const offered = await eventually(
+      () => viewerPage.getByRole('menuitemcheckbox').allInnerTexts(),
+      (o) => o.length > 0,
+    );
+    t.same(
+      offered.filter((o) => o !== 'All Selected').sort(),
+      ['Analytics (dev) (acmeco-analytics-dev)', 'Webshop (dev) (acmeco-web-dev)'],
+      "the viewer's dashboard offers the env=dev projects only",
+    );
+    await viewerPage.keyboard.press('Escape');
+    await shot(viewerPage, 'viewer-dashboard');
+
     // Through the api: victor's dashboard now holds only projects labelled env=dev, and the prod spike is not his.
     t.same(await chartProjects('victor@acme.example'), ['acmeco-analytics-dev', 'acmeco-web-dev'], 'after: env=dev projects only');
     const victor = await login(app, 'victor@acme.example');
