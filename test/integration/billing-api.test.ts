@@ -301,6 +301,22 @@ t.test('billing api over 13 months of generated spend', async (t) => {
     const noLabel = await chart('/v2/billing/project/labels/chart/acme-corp', {}, { project_label: '' });
     t.equal(noLabel.statusCode, 400);
     t.match(noLabel.json().detail, /project_label: This field is required/);
+    // Malformed bodies are refused by the schema, with a detail naming the field.
+    const bodies: [string, object][] = [
+      ['/v2/billing/aggregated/by_service/chart/acme-corp', { services: [{ name: 'BigQuery' }] }],
+      ['/v2/billing/details/chart/acme-corp', { services: [], projects: [''] }],
+      ['/v2/billing/project/labels/details/chart/acme-corp', {}],
+      ['/v2/billing/resource/labels/chart/acme-corp', { project_label: 'team' }],
+      ['/v2/billing/details/chart/acme-corp/export', { services: { all: true } }],
+    ];
+    for (const [url, body] of bodies) {
+      const res = await chart(url, {}, body);
+      t.equal(res.statusCode, 400, `${url} ${JSON.stringify(body)}`);
+      t.match(res.json().detail, /services|projects|project_label|resource_label/, res.json().detail);
+    }
+    const badSettings = await app.inject({ method: 'GET', url: '/v2/billing/settings/acme-corp', query: { provider: 'ibm' }, headers: alice });
+    t.equal(badSettings.statusCode, 400);
+    t.match(badSettings.json().detail, /provider must be one of/);
   });
 });
 
