@@ -52,6 +52,8 @@ t.test('administration end to end', async (t) => {
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('This field is required').waitFor();
     t.pass("a blank name says 'This field is required'");
+    await page.waitForTimeout(600); // let the validation message finish appearing before the picture
+    await shot(page, 'entity-new');
     await page.getByLabel('Name').fill(ENTITY);
     await page.getByLabel('Email domain allowed').fill('zeta_example');
     await page.getByRole('button', { name: 'Save' }).click();
@@ -91,6 +93,7 @@ t.test('administration end to end', async (t) => {
     await page.unroute('**/v1/entities/zeta-holdings/');
     await page.getByRole('button', { name: 'Update' }).click();
     await snackbar(page, `${ENTITY} successfully updated`);
+    await shot(page, 'entity-info');
     await page.getByRole('tab', { name: 'Entity Admin' }).click();
     const admins = page.getByRole('tabpanel');
     t.equal(await admins.getByRole('button', { name: 'Add' }).isDisabled(), true, 'Add stays disabled while nothing is chosen');
@@ -187,6 +190,7 @@ t.test('administration end to end', async (t) => {
     await page.getByRole('heading', { name: 'Customer Management' }).waitFor();
     await page.getByRole('row').filter({ hasText: CUSTOMER }).waitFor();
     t.pass("'{customer name} successfully saved', then back to the list");
+    await shot(page, 'customers');
 
     const token = await login(app, 'admin@commandcenter.local');
     const stored = (await app.inject({ method: 'GET', url: `/v1/customers/${CUSTOMER_ID}/`, headers: bearer(token) })).json();
@@ -364,6 +368,7 @@ t.test('administration end to end', async (t) => {
     await page.getByRole('button', { name: 'Remove access to the ticked customers' }).click();
     await page.getByRole('checkbox', { name: 'Globex Corporation' }).check();
     await page.getByRole('button', { name: 'Grant access to the ticked customers' }).click();
+    t.ok(await page.getByRole('button', { name: 'Grant access to the ticked customers' }).isDisabled(), 'Grant is disabled again once moved');
     await shot(page, 'users-update');
     await page.getByRole('button', { name: 'Update' }).click();
     await snackbar(page, 'User updated with success');
