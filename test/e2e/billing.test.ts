@@ -299,6 +299,7 @@ t.test('billing dashboard', async (t) => {
 
     const drawer = await openSettings(page);
     t.ok(await drawer.getByLabel('Provider').isDisabled(), 'a viewer cannot pick the provider');
+    t.equal(await drawer.getByLabel('Provider').inputValue(), 'all', 'the fixed provider is the one the api answers with (all)');
     t.ok(await drawer.getByLabel('Group by').isDisabled(), 'nor the grouping');
     t.equal(await drawer.getByLabel('Group by').inputValue(), 'projectLabel');
     await page.waitForTimeout(800);

@@ -100,7 +100,8 @@ export interface SettingsRules {
 
 /** The settings the dashboard draws with: the saved ones bent to what the user may see. */
 export function effectiveSettings(s: DashboardSettings, rules: SettingsRules): DashboardSettings {
-  if (rules.viewer) return { ...s, provider: 'gcp', groupBy: 'projectLabel', projectLabel: s.projectLabel || rules.viewerLabel };
+  // The api answers a viewer with every provider's spend of their projects: the drawer says so ('All', fixed).
+  if (rules.viewer) return { ...s, provider: 'all', groupBy: 'projectLabel', projectLabel: s.projectLabel || rules.viewerLabel };
   if (!rules.canPickProvider) return { ...s, provider: 'gcp', groupBy: 'serviceAndProject' };
   // Group by other than Service exists only for gcp (spec 000 §6).
   if (s.provider !== 'gcp' && s.groupBy !== 'serviceAndProject') return { ...s, groupBy: 'serviceAndProject' };
