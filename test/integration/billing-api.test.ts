@@ -188,6 +188,18 @@ t.test('billing api over 13 months of generated spend', async (t) => {
     t.equal(setRow.discounted_spend, money(spend - (spend * 5n) / 100n));
   });
 
+  t.test('a custom period reaching into the future: the current month stays the last discount row', async (t) => {
+    const start = addDays(today, -5);
+    const end = addMonths(today, 2);
+    const res = await chart('/v2/billing/aggregated/by_service/chart/acme-corp', { provider: 'gcp', period: 'CustomizedPeriod', start_date: start, end_date: end }, {});
+    t.equal(res.statusCode, 200, res.body.slice(0, 200));
+    const body = res.json();
+    t.equal(body.months.at(-1).month, today.slice(0, 7), 'no month after the current one');
+    t.ok(body.months.every((m: { month: string }) => m.month <= today.slice(0, 7)));
+    const want = rows.filter((r) => r.day >= start && r.day <= yesterday).reduce((a, r) => a + r.spend, 0n);
+    t.equal(body.summary.custom, money(want), 'the period total is the spend up to yesterday');
+  });
+
   t.test('export: headers and exact rows; needs export_*', async (t) => {
     const q = { provider: 'gcp', period: '7days', timezone: 'US/Pacific' };
     const res = await chart('/v2/billing/details/chart/acme-corp/export', q, { services: [] });

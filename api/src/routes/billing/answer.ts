@@ -95,10 +95,15 @@ async function recentDays(pool: Pool, f: SpendFilter, s: ChartSettings): Promise
   return new Map(rows.map((r) => [r.day, toUnits(r.spend)]));
 }
 
-/** The months of the discount rows: those the period touches, the previous and the current month. */
+/**
+ * The months of the discount rows: those the period touches, the previous and the current month. A custom period
+ * reaching into the future adds no rows after the current month: they hold no spend and no forecast, and the
+ * current month must stay the last row (the dashboard's "Current month" table).
+ */
 function monthsNeeded(s: ChartSettings): string[] {
-  const set = new Set(monthsBetween(s.range.start_date, s.range.end_date));
-  set.add(s.today.slice(0, 7));
+  const current = s.today.slice(0, 7);
+  const set = new Set(monthsBetween(s.range.start_date, s.range.end_date).filter((m) => m <= current));
+  set.add(current);
   set.add(addMonths(monthStart(s.today), -1).slice(0, 7));
   return [...set].sort();
 }
