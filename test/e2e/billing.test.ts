@@ -183,6 +183,18 @@ t.test('billing dashboard', async (t) => {
     await chartDrawn(page);
     await page.screenshot({ path: `${SCREENSHOT_DIR}/billing-alice-project-with-service.png`, fullPage: true });
 
+    // The export follows the detail tab's Projects choice.
+    await page.getByRole('button', { name: 'Export', exact: true }).click();
+    const projectExport = page.getByRole('dialog', { name: 'Export' });
+    await projectExport.waitFor();
+    t.match(await projectExport.innerText(), body.projects[0], 'the export dialog names the chosen project');
+    const exportRequest = page.waitForRequest((r) => r.method() === 'POST' && r.url().includes('/v2/billing/details/chart/acme-corp/export'));
+    const projectDownload = page.waitForEvent('download', { timeout: 30_000 });
+    await projectExport.getByRole('button', { name: 'Download' }).click();
+    t.same((await exportRequest).postDataJSON(), { services: [], projects: body.projects }, 'the export sends the Projects choice');
+    await projectDownload;
+    await projectExport.waitFor({ state: 'hidden', timeout: 5_000 });
+
     // Settings drawer: 30 days.
     let drawer = await openSettings(page);
     await page.waitForTimeout(800); // the drawer slides in

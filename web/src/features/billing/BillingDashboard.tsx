@@ -44,6 +44,10 @@ export function BillingDashboard({ claims, customer, billingAccountId, firstAcco
 
   const tabs = tabsFor(s.groupBy, s.provider);
   const tab = tabs[Math.min(tabIndex, tabs.length - 1)];
+  // The Projects choice belongs to one mounted panel (tab + settings): another panel starts from All Selected.
+  const panelKey = `${customerId}|${billingAccountId}|${tab.kind}|${JSON.stringify(s)}`;
+  const [chosen, setChosen] = useState<{ panelKey: string; projects: string[] }>({ panelKey: '', projects: [] });
+  const chosenProjects = chosen.panelKey === panelKey ? chosen.projects : [];
   const valid = Object.keys(validateSettings(s)).length === 0;
 
   const scope: ChartScope = {
@@ -83,7 +87,7 @@ export function BillingDashboard({ claims, customer, billingAccountId, firstAcco
       <div role="tabpanel" id="billing-tabpanel" aria-labelledby={`billing-tab-${tabs.indexOf(tab)}`}>
         {valid ? (
           <ChartPanel
-            key={`${customerId}|${billingAccountId}|${tab.kind}|${JSON.stringify(s)}`}
+            key={panelKey}
             tab={tab}
             args={{
               ...scope,
@@ -96,6 +100,7 @@ export function BillingDashboard({ claims, customer, billingAccountId, firstAcco
             historicalData={saved.selected.historicalData}
             currency={currency}
             onTopChange={(top) => save({ ...saved, selected: { ...saved.selected, top } })}
+            onProjectsChange={(projects) => setChosen({ panelKey, projects })}
           />
         ) : (
           <p className={styles.sideNote}>Open Settings to choose a {s.groupBy === 'resourceLabel' ? 'resource' : 'project'} label.</p>
@@ -118,14 +123,15 @@ export function BillingDashboard({ claims, customer, billingAccountId, firstAcco
         <ExportDialog
           args={
             s.groupBy === 'projectLabel'
-              ? { ...scope, kind: 'projectLabelDetails', projectLabel: s.projectLabel }
-              : { ...scope, kind: 'serviceDetails', services: s.services }
+              ? { ...scope, kind: 'projectLabelDetails', projectLabel: s.projectLabel, projects: chosenProjects }
+              : { ...scope, kind: 'serviceDetails', services: s.services, projects: chosenProjects }
           }
           range={exportRange(s)}
           description={[
             ['Provider', PROVIDER_LABELS[s.provider]],
             ['Group by', s.groupBy === 'projectLabel' ? `${GROUP_BY_LABELS.projectLabel} (${s.projectLabel})` : GROUP_BY_LABELS[s.groupBy]],
             ['Date range', `${PERIOD_LABELS[s.selectedDate]} (${range})`],
+            ['Projects', chosenProjects.length > 0 ? chosenProjects.join(', ') : 'All Selected'],
           ]}
           onClose={() => setExportOpen(false)}
         />

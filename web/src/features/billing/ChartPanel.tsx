@@ -18,15 +18,21 @@ export interface ChartPanelProps {
   historicalData: boolean;
   currency: string;
   onTopChange: (top: TopN) => void;
+  /** The Projects choice of a detail tab, so the export can follow it. */
+  onProjectsChange?: (projects: string[]) => void;
 }
 
 /**
  * One tab's body: Top N and Projects on detail tabs, the discount summary when the data carries
  * discounts, and the spend chart. Mounted per tab and settings, so the Projects choice starts empty.
  */
-export function ChartPanel({ tab, args, showSpendSum, historicalData, currency, onTopChange }: ChartPanelProps) {
+export function ChartPanel({ tab, args, showSpendSum, historicalData, currency, onTopChange, onProjectsChange }: ChartPanelProps) {
   const topId = useId();
   const [projects, setProjects] = useState<string[]>([]);
+  const chooseProjects = (next: string[]) => {
+    setProjects(next);
+    onProjectsChange?.(next);
+  };
   const chartArgs: ChartArgs = { ...args, kind: tab.kind, ...(tab.detail ? { projects } : {}) };
   const chart = useGetBillingChartQuery(chartArgs);
   // The Projects options come from the unfiltered, unfolded answer, so any project can be picked.
@@ -59,7 +65,7 @@ export function ChartPanel({ tab, args, showSpendSum, historicalData, currency, 
               ))}
             </Select>
           </div>
-          <MultiSelect label="Projects" options={projectOptions} value={projects} onChange={setProjects} />
+          <MultiSelect label="Projects" options={projectOptions} value={projects} onChange={chooseProjects} />
         </div>
       ) : null}
       {error ? <Banner variant="critical" title="Billing data could not be loaded" description={error} /> : null}

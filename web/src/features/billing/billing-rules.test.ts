@@ -136,3 +136,11 @@ t.test('chart title names the label key of the label views', async (t) => {
   t.equal(chartTitle(tabsFor('projectLabel', 'gcp')[0], labels), 'Total with Project Label (team)');
   t.equal(chartTitle(tabsFor('resourceLabel', 'gcp')[1], labels), 'Resource Labels with Project (component)');
 });
+
+t.test('export body follows the grouping and the Projects choice', async (t) => {
+  const { exportBody } = await import('./billingApi.ts');
+  const scope = { customer: 'c', billingAccountId: 'b', provider: 'gcp' as const, period: '30days' as const, timezone: 'US/Pacific' };
+  t.same(exportBody({ ...scope, kind: 'serviceDetails', services: ['BigQuery'], projects: [] }), { services: ['BigQuery'] }, 'All Selected sends no projects');
+  t.same(exportBody({ ...scope, kind: 'serviceDetails', services: [], projects: ['p1'] }), { services: [], projects: ['p1'] });
+  t.same(exportBody({ ...scope, kind: 'projectLabelDetails', projectLabel: 'team', projects: ['p1', 'p2'] }), { project_label: 'team', projects: ['p1', 'p2'] });
+});

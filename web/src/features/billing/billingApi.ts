@@ -45,6 +45,14 @@ export interface ExportArgs extends ChartScope {
   kind: ExportKind;
   services?: string[];
   projectLabel?: string;
+  /** The detail tab's Projects choice; empty = All Selected. */
+  projects?: string[];
+}
+
+/** The export body: the grouping's choice, and the Projects choice when one was made. */
+export function exportBody(a: ExportArgs): Record<string, unknown> {
+  const projects = a.projects && a.projects.length > 0 ? { projects: a.projects } : {};
+  return a.kind === 'serviceDetails' ? { services: a.services ?? [], ...projects } : { project_label: a.projectLabel ?? '', ...projects };
 }
 
 function scopeParams(a: ChartScope, withTimezone: boolean): URLSearchParams {
@@ -85,7 +93,7 @@ export const billingApi = api.injectEndpoints({
       query: (a) => ({
         url: `${CHART_PATHS[a.kind]}/${encodeURIComponent(a.customer)}/export?${scopeParams(a, true)}`,
         method: 'POST',
-        body: a.kind === 'serviceDetails' ? { services: a.services ?? [] } : { project_label: a.projectLabel ?? '' },
+        body: exportBody(a),
       }),
     }),
   }),
