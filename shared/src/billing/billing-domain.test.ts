@@ -105,3 +105,13 @@ t.test('forecast: weekday-aware run rate beats the naive baseline on a weekly rh
   t.ok(naive < actual, `naive ${formatUnits(naive)} under-forecasts ${formatUnits(actual)}`);
   t.equal(forecastMonth(new Map(), today), 0n, 'no history: month-to-date');
 });
+
+t.test('colours: every series its own colour, even beyond the palette (Top N All)', async (t) => {
+  const keys = Array.from({ length: 120 }, (_, i) => `series-${i}`);
+  const colors = colorsFor(keys);
+  const values = keys.map((k) => colors[k]);
+  t.equal(new Set(values).size, keys.length, 'no colour repeats');
+  t.ok(values.every((c) => /^#[0-9a-f]{6}$/.test(c)), 'all #rrggbb');
+  t.notOk(values.includes('#9e9e9e'), "none is the 'Others' grey");
+  t.same(Object.keys(colorsFor([...keys.slice(0, 3), OTHERS])), keys.slice(0, 3), 'Others still has none');
+});

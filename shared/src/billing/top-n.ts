@@ -65,12 +65,36 @@ export function foldTopN(cells: Iterable<Cell>, top: number): Folded {
   return { keys, totals, byBucket, drawnAs };
 }
 
+/**
+ * The i-th series colour: the palette first, then hues spread by the golden angle at alternating lightness, so
+ * with Top N 'All' every series still has its own colour (spec 001 §2.13) and none is the grey of 'Others'.
+ */
+export function seriesColor(i: number): string {
+  if (i < PALETTE.length) return PALETTE[i];
+  const n = i - PALETTE.length;
+  const hue = (n * 137.508 + 20) % 360;
+  const lightness = [0.45, 0.6, 0.35][n % 3];
+  return hslToHex(hue, 0.65, lightness);
+}
+
+function hslToHex(h: number, s: number, l: number): string {
+  const a = s * Math.min(l, 1 - l);
+  const channel = (n: number) => {
+    const k = (n + h / 30) % 12;
+    const c = l - a * Math.max(-1, Math.min(k - 3, 9 - k, 1));
+    return Math.round(c * 255)
+      .toString(16)
+      .padStart(2, '0');
+  };
+  return `#${channel(0)}${channel(8)}${channel(4)}`;
+}
+
 export function colorsFor(keys: string[]): Record<string, string> {
   const out: Record<string, string> = {};
   let i = 0;
   for (const k of keys) {
     if (k === OTHERS) continue;
-    out[k] = PALETTE[i++ % PALETTE.length];
+    out[k] = seriesColor(i++);
   }
   return out;
 }
