@@ -79,6 +79,30 @@ t.test('web shell per role', async (t) => {
     t.equal(await page.getByRole('combobox', { name: 'Customer' }).inputValue(), 'globex');
   });
 
+  t.test('a notice e-mail link opens on the customer and billing account it names', async (t) => {
+    const context = await browser.newContext();
+    t.teardown(() => context.close());
+    const page = await context.newPage();
+    await signIn(page, base, 'alice@acme.example');
+    const customer = page.getByRole('combobox', { name: 'Customer' });
+    await customer.waitFor();
+    await customer.selectOption({ label: 'Globex Corporation' });
+    await page.goto(`${base}/anomalydetection?customer=acme-corp&billing_account=01FFEE-DDCCBB-AA9988`);
+    await page.getByRole('heading', { name: 'Anomaly Detection', level: 1 }).waitFor();
+    const account = page.getByRole('combobox', { name: 'Billing account' });
+    await account.waitFor();
+    t.equal(await customer.inputValue(), 'acme-corp', 'the linked customer is selected');
+    t.equal(await account.inputValue(), '01FFEE-DDCCBB-AA9988', 'the linked billing account is selected');
+    t.equal(new URL(page.url()).search, '', 'the link parameters are dropped from the address');
+    t.equal((await context.cookies()).find((c) => c.name === 'selectedCustomer')?.value, 'acme-corp', 'and remembered');
+
+    // A customer the user may not see changes nothing.
+    await page.goto(`${base}/?customer=initech`);
+    await page.getByRole('navigation', { name: 'Side menu' }).waitFor();
+    await page.waitForFunction(() => window.location.search === '');
+    t.equal(await customer.inputValue(), 'acme-corp', 'a foreign customer in a link is ignored');
+  });
+
   t.test('login form messages', async (t) => {
     const context = await browser.newContext();
     t.teardown(() => context.close());

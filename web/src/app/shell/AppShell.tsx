@@ -6,12 +6,14 @@ import { LoggingErrorBoundary } from '../../common/ErrorBoundary.tsx';
 import { PendingMutationsIndicator } from '../../common/SavingIndicator.tsx';
 import { SELECTED_CUSTOMER_COOKIE, readCookie, writeCookie } from '../../common/cookies.ts';
 import { useSelectedCustomer } from '../../features/customers/useCustomerContext.ts';
+import { useSelectionFromLink } from '../../features/customers/useSelectionFromLink.ts';
 import { useTokenRefresh } from '../../features/session/useTokenRefresh.ts';
 import styles from './AppShell.module.css';
 
 /** The signed-in app: header, side menu and the routed content inside an error boundary. */
 export function AppShell() {
   useTokenRefresh();
+  useSelectionFromLink();
   useStoredCustomerSelection();
   return (
     <div className={styles.shell}>

@@ -11,7 +11,7 @@ export function alertScope(n: Pick<PendingNotice, 'group_by' | 'label_key' | 'la
 
 /** First crossing of an alert's quota in a billing month. */
 export function alertNotice(n: PendingNotice, publicUrl: string): RenderedMail {
-  const link = screenLink(publicUrl, '/billing/alerts');
+  const link = screenLink(publicUrl, '/billing/alerts', { customerId: n.customer_id, billingAccountId: n.billing_account_id });
   const scope = alertScope(n);
   const spend = formatMoney(n.spend, n.currency);
   const quota = formatMoney(n.quota, n.currency);

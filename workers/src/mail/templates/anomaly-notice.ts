@@ -11,7 +11,9 @@ const perc = (a: UnnotifiedAnomaly) => (a.delta_from_mean_cost_perc === null ? '
 
 /** One notice per customer, billing account and day, listing the anomalies found that were not e-mailed before. */
 export function anomalyNotice(customerName: string, billingAccountId: string, date: string, anomalies: UnnotifiedAnomaly[], publicUrl: string): RenderedMail {
-  const link = screenLink(publicUrl, '/anomalydetection');
+  // The link opens the screen on this customer and account, whatever the reader had selected.
+  const about = anomalies[0] ? { customerId: anomalies[0].customer_id, billingAccountId } : undefined;
+  const link = screenLink(publicUrl, '/anomalydetection', about);
   const subject = `${customerName}: ${anomalies.length} spend ${anomalies.length === 1 ? 'anomaly' : 'anomalies'} on ${date}`;
   const lines = anomalies.map(
     (a) =>

@@ -22,7 +22,4 @@ ${body}
 </body></html>`;
 }
 
-/** Joins the public address and a screen path without doubling slashes. */
-export function screenLink(publicUrl: string, path: string): string {
-  return `${publicUrl.replace(/\/+$/, '')}${path}`;
-}
+export { screenLink } from '@cc/shared/links.ts';

@@ -28,7 +28,7 @@ t.test('alert notice: figures, scope, link; names are escaped in HTML only', asy
   t.notMatch(mail.html, /<b>Corp<\/b>/);
   t.match(mail.html, /Evil &lt;b&gt;Corp&lt;\/b&gt; &amp; Co/);
   t.match(mail.html, /env = &lt;prod&gt;/);
-  t.match(mail.html, /href="https:\/\/cc\.example\/billing\/alerts"/);
+  t.match(mail.html, /href="https:\/\/cc\.example\/billing\/alerts\?customer=[^"&]+&amp;billing_account=AAA-BBB"/);
   t.equal(alertScope({ group_by: 'service', label_key: '', label_value: '' }), 'Total');
   t.equal(alertScope({ group_by: 'project_label', label_key: 'team', label_value: 'web' }), 'Project Label team = web');
 });
@@ -43,6 +43,8 @@ t.test('anomaly notice lists every anomaly; zero mean reads as new spend', async
   t.match(mail.text, /- p1 \/ Compute: latest daily spend 150\.00 EUR, mean daily spend 100\.00 EUR \(\+50\.00%\)/);
   t.match(mail.text, /- p2 \/ <Storage>: latest daily spend 20\.00 EUR, mean daily spend 0\.00 EUR \(new spend\)/);
   t.match(mail.html, /<td>&lt;Storage&gt;<\/td>/);
-  t.match(mail.text, /http:\/\/cc\.test\/anomalydetection/);
+  t.match(mail.text, 'http://cc.test/anomalydetection?customer=c&billing_account=B', 'the link names the customer and account');
+  t.match(mail.html, 'href="http://cc.test/anomalydetection?customer=c&amp;billing_account=B"');
   t.equal(screenLink('http://x/', '/a'), 'http://x/a');
+  t.equal(screenLink('http://x', '/a', { customerId: 'a b&c', billingAccountId: 'X:1' }), 'http://x/a?customer=a+b%26c&billing_account=X%3A1');
 });
