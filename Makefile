@@ -51,7 +51,8 @@ e2e: services build ## Browser tests in Debian Chromium (installed when missing)
 test: check unit e2e ## Everything CI runs: check, tap tests, E2E
 	@echo "make test: all suites passed"
 
-bench: services install ## Benchmarks under test/bench, each beside a baseline measured in the same run
+bench: services install ## Benchmarks under test/bench, each beside a baseline measured in the same run (BENCH_ROWS, BENCH_SECONDS, ANOMALY_SERIES shorten it)
+	npx tsx test/global-setup.ts
 	npx tsx test/bench/run.ts
 
 clean: ## Remove build output
