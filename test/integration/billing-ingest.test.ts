@@ -162,6 +162,23 @@ t.test('re-ingesting the same source changes nothing', async (t) => {
   t.same(rows, [{ status: 'succeeded', n: 5 }]);
 });
 
+t.test('a GCP export and a FOCUS file on one account, same days: neither erases the other', async (t) => {
+  const { pool } = await testEnv(t);
+  const september = { from: '2024-09-01', to: '2024-09-30' }; // the FOCUS sample's month
+  await ingestGenerated(pool, {}, september);
+  const gcpOnly = await spendByProvider(pool, 'cost_daily', ACME.billingAccountId);
+  t.same(Object.keys(gcpOnly), ['gcp']);
+  // The same file alone on another account gives the FOCUS providers' own totals.
+  await ingestFocus(pool, FOCUS_SAMPLE);
+  const focusOnly = await spendByProvider(pool, 'cost_daily', GLOBEX.billingAccountId);
+
+  await ingestFocus(pool, FOCUS_SAMPLE, ACME);
+  t.same(await spendByProvider(pool, 'cost_daily', ACME.billingAccountId), { ...focusOnly, ...gcpOnly }, 'the file adds its providers, GCP stays');
+  await ingestGenerated(pool, {}, september);
+  t.same(await spendByProvider(pool, 'cost_daily', ACME.billingAccountId), { ...focusOnly, ...gcpOnly }, 're-ingesting GCP leaves the file providers');
+  t.same(await spendByProvider(pool, 'cost_line', ACME.billingAccountId), { ...focusOnly, ...gcpOnly }, 'lines agree with the rollup');
+});
+
 t.test('a run that dies after deleting the old slices, then its retry: never double counted', async (t) => {
   const { pool } = await testEnv(t);
   await ingestGenerated(pool);

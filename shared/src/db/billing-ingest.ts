@@ -127,9 +127,25 @@ export async function stagedDays(tx: PoolClient, window?: { from: string; to: st
   return rows[0].days ?? [];
 }
 
-/** Deletes the account's cost lines for `days`; returns how many went. */
-export async function deleteSlices(tx: PoolClient, s: { billingAccountId: string; days: string[] }): Promise<number> {
-  const { rowCount } = await tx.query('DELETE FROM cost_line WHERE billing_account_id = $1 AND usage_date = ANY($2::date[])', [s.billingAccountId, s.days]);
+/** The providers a run replaces: those the source speaks for, plus any present in its staged rows. */
+export async function stagedProviders(tx: PoolClient, declared: readonly string[] = []): Promise<string[]> {
+  const { rows } = await tx.query<{ providers: string[] | null }>(
+    `SELECT array_agg(p ORDER BY p) AS providers FROM (
+       SELECT DISTINCT provider AS p FROM cost_line_staging
+       UNION
+       SELECT unnest($1::text[])
+     ) x`,
+    [declared],
+  );
+  return rows[0].providers ?? [];
+}
+
+/** Deletes the account's cost lines of `providers` for `days`; returns how many went. */
+export async function deleteSlices(tx: PoolClient, s: { billingAccountId: string; days: string[]; providers: string[] }): Promise<number> {
+  const { rowCount } = await tx.query(
+    'DELETE FROM cost_line WHERE billing_account_id = $1 AND usage_date = ANY($2::date[]) AND provider = ANY($3::text[])',
+    [s.billingAccountId, s.days, s.providers],
+  );
   return rowCount ?? 0;
 }
 

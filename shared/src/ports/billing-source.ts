@@ -44,6 +44,12 @@ export interface BillingSource {
    * they replace exactly the days they contain.
    */
   readonly window?: { from: string; to: string };
+  /**
+   * The providers the source speaks for (a GCP export: ['gcp']). An ingest replaces only these providers'
+   * lines of the days it covers, so a GCP export and an AWS FOCUS file on one billing account never erase
+   * each other. Absent (files): the providers present in its rows.
+   */
+  readonly providers?: readonly string[];
   rows(): AsyncIterable<SourceItem>;
   /** How far the source is (bytes, days, rows — whatever it counts), for progress bars. */
   position?(): { done: number; total: number } | undefined;

@@ -20,6 +20,7 @@ import {
   markBatchSucceeded,
   rebuildRollups,
   stagedDays,
+  stagedProviders,
   startBatch,
   toCopyLine,
   tuneReplaceTransaction,
@@ -181,7 +182,8 @@ export async function runIngest(req: IngestRequest): Promise<IngestSummary> {
       await tuneReplaceTransaction(client);
       await lockBillingAccount(client, req.billingAccountId);
       days = await stagedDays(client, source.window);
-      await deleteSlices(client, { billingAccountId: req.billingAccountId, days });
+      const providers = await stagedProviders(client, source.providers);
+      await deleteSlices(client, { billingAccountId: req.billingAccountId, days, providers });
       await req.afterDelete?.(client);
       const inserted = await insertStaged(client, { customerId: req.customerId, billingAccountId: req.billingAccountId, batchId });
       await rebuildRollups(client, { billingAccountId: req.billingAccountId, days });

@@ -79,6 +79,7 @@ export function bigQuerySource(o: BigQueryBillingConfig & { billingAccountId: st
   return {
     label: `bigquery ${table} ${o.from}..${o.to}`,
     window: { from: o.from, to: o.to },
+    providers: ['gcp'],
     async *rows(): AsyncGenerator<SourceItem> {
       const stream = o.client.createQueryStream({
         query: exportQuery(table),

@@ -126,6 +126,7 @@ export function gcpGeneratedSource(o: GeneratorOptions): BillingSource {
   return {
     label: `generated GCP export ${o.from}..${o.to}`,
     window: { from: o.from, to: o.to },
+    providers: ['gcp'],
     position: () => ({ done, total }),
     async *rows(): AsyncGenerator<SourceItem> {
       let line = 0;
