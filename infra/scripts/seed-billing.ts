@@ -1,13 +1,16 @@
 /**
  * Demo spend for `make start`: 13 months of generated GCP export rows for every seeded billing account
- * that has none yet, plus the real FOCUS sample (AWS, Azure, Oracle) on Acme's first account.
+ * that has none yet, plus on Acme's first account the real FOCUS sample (AWS, Azure, Oracle; September 2024) and
+ * that sample replayed into the last 13 months (focus-replay.ts), so every provider shows in every period.
  * Accounts that already hold data only get the generated days they miss up to yesterday, so a restart is quick and the
  * recent days are never empty. Then the demo anomaly is placed on the judged day (demo-spike.ts), and one anomaly
  * detection and one alert evaluation are queued for every customer, so the screens have results before the first
  * nightly run.
  */
 import { fileURLToPath } from 'node:url';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { replayFocusSample } from '../../workers/src/adapters/billing/focus-replay.ts';
 import { main as cc } from '../cli/cc.ts';
 import { loadConfig } from '@cc/shared/config.ts';
 import { createPool } from '@cc/shared/db/pool.ts';
@@ -45,6 +48,13 @@ for (const r of rows) {
   if (r.customer_id === 'acme-corp' && r.account === '01A2B3-C4D5E6-F7A8B9' && existsSync(FOCUS_SAMPLE)) {
     const focus = await cc(['ingest', '--customer', r.customer_id, '--billing-account', r.account, '--file', FOCUS_SAMPLE]);
     if (focus !== 0) process.exit(focus);
+    // Slices are per provider: these AWS / Azure / Oracle days sit beside the generated GCP ones.
+    const dir = fileURLToPath(new URL('../../var/demo', import.meta.url));
+    mkdirSync(dir, { recursive: true });
+    const replayed = join(dir, `focus-sample-replayed-to-${yesterday}.csv`);
+    writeFileSync(replayed, replayFocusSample(readFileSync(FOCUS_SAMPLE, 'utf8'), { yesterday, months: 13 }));
+    const recent = await cc(['ingest', '--customer', r.customer_id, '--billing-account', r.account, '--file', replayed]);
+    if (recent !== 0) process.exit(recent);
   }
 }
 
