@@ -151,9 +151,9 @@ t.test('billing alerts', async (t) => {
     t.same(teamMail.rcpt_to, ['alice@acme.example']);
     t.equal(teamMail.subject, 'Acme Corp: Month-To-Date spend 100.00 EUR exceeds the alert quota of 50.00 EUR');
     t.match(teamMail.text_body, /Month-To-Date spend \(2026-11, up to 2026-11-10\) of Project Label team = analytics on billing account 01A2B3-C4D5E6-F7A8B9 is 100\.00 EUR/);
-    t.match(teamMail.text_body, /http:\/\/cc\.test\/billing\/alerts/);
+    t.match(teamMail.text_body, 'http://cc.test/billing/alerts?customer=acme-corp&billing_account=01A2B3-C4D5E6-F7A8B9');
     t.match(teamMail.html_body, /<b>100\.00 EUR<\/b>/);
-    t.match(teamMail.html_body, /href="http:\/\/cc\.test\/billing\/alerts"/);
+    t.match(teamMail.html_body, 'href="http://cc.test/billing/alerts?customer=acme-corp&amp;billing_account=01A2B3-C4D5E6-F7A8B9"', 'the link opens on this customer and account');
     t.equal(totalMail.subject, 'Acme Corp: Month-To-Date spend 1,000.01 EUR exceeds the alert quota of 1,000.00 EUR');
     t.match(totalMail.text_body, /of Total on billing account/);
 
