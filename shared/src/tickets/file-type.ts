@@ -11,28 +11,37 @@ export type AcceptedMime =
   | 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'
   | 'text/plain';
 
-const startsWith = (b: Uint8Array, sig: number[], at = 0) => b.length >= at + sig.length && sig.every((v, i) => b[at + i] === v);
+const startsWith = (b: Uint8Array, sig: readonly number[], at = 0) => b.length >= at + sig.length && sig.every((v, i) => b[at + i] === v);
 
 // OLE2 Compound File Binary header: the container of Word 97-2003 .doc.
 const CFB = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
 const ZIP = [0x50, 0x4b, 0x03, 0x04];
 
-/** A zip whose central directory or local headers name an entry under word/ (a .docx). */
+const ZIP_CENTRAL = [0x50, 0x4b, 0x01, 0x02];
+const WORD_DIR = [...'word/'].map((c) => c.charCodeAt(0));
+
+function indexOf(b: Uint8Array, sig: readonly number[], from: number): number {
+  for (let i = from; i <= b.length - sig.length; i++) if (startsWith(b, sig, i)) return i;
+  return -1;
+}
+
+/**
+ * A zip whose local or central directory headers name an entry under word/ (a .docx). Plain Uint8Array and
+ * DataView, no Buffer: the browser runs this same check before uploading.
+ */
 function isDocx(b: Uint8Array): boolean {
   if (!startsWith(b, ZIP)) return false;
-  const needle = Buffer.from('word/');
-  const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+  const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
   // entry names follow the fixed 30-byte local header / 46-byte central header: scan both signatures
-  for (const [sig, nameAt] of [
-    [[0x50, 0x4b, 0x03, 0x04], 30],
-    [[0x50, 0x4b, 0x01, 0x02], 46],
+  for (const [sig, nameAt, lenAt] of [
+    [ZIP, 30, 26],
+    [ZIP_CENTRAL, 46, 28],
   ] as const) {
-    let i = buf.indexOf(Buffer.from(sig));
-    while (i >= 0 && i + nameAt <= buf.length) {
-      const nameLen = sig[2] === 0x03 ? buf.readUInt16LE(i + 26) : buf.readUInt16LE(i + 28);
-      const name = buf.subarray(i + nameAt, i + nameAt + nameLen);
-      if (name.subarray(0, needle.length).equals(needle)) return true;
-      i = buf.indexOf(Buffer.from(sig), i + 4);
+    let i = indexOf(b, sig, 0);
+    while (i >= 0 && i + nameAt <= b.length) {
+      const nameLen = v.getUint16(i + lenAt, true);
+      if (nameLen >= WORD_DIR.length && startsWith(b, WORD_DIR, i + nameAt)) return true;
+      i = indexOf(b, sig, i + 4);
     }
   }
   return false;

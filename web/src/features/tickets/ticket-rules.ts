@@ -3,7 +3,7 @@
  * api enforces): colours, snackbar texts and the attachment check made before an upload.
  */
 import { LIMITS, SATISFACTION_SCALE, TICKET_MESSAGES as RULE_MESSAGES } from '@cc/shared/tickets/rules.ts';
-import { sniffAttachmentType } from './file-sniff.ts';
+import { detectFileType } from '@cc/shared/tickets/file-type.ts';
 
 /** Spec 000 §4: the attachment list is read again this long after an upload. */
 export const ATTACHMENT_REFRESH_MS = 3_000;
@@ -63,7 +63,7 @@ export const ACCEPT_ATTRIBUTE = '.jpg,.jpeg,.png,.bmp,.txt,.pdf,.doc,.docx,image
 export async function attachmentProblem(file: File): Promise<string | null> {
   if (file.size === 0) return `${file.name}: ${RULE_MESSAGES.attachmentEmpty}`;
   if (file.size > LIMITS.attachmentBytes) return `${file.name}: ${RULE_MESSAGES.attachmentTooLarge}`;
-  const type = sniffAttachmentType(new Uint8Array(await file.arrayBuffer()));
+  const type = detectFileType(new Uint8Array(await file.arrayBuffer()));
   if (!type) return `${file.name}: ${RULE_MESSAGES.attachmentType}`;
   return null;
 }

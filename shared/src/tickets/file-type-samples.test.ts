@@ -1,10 +1,9 @@
 /**
- * The browser's attachment check must say what the server's says (shared/src/tickets/file-type.ts): both
- * are run over the same samples. Run with `npx tap web/src/features/tickets/file-sniff.test.ts`.
+ * The browser checks attachments with the server's own content check (shared/src/tickets/file-type.ts) before
+ * uploading; these samples pin what it answers, including the edge cases a browser user meets.
  */
 import t from 'tap';
-import { detectFileType } from '@cc/shared/tickets/file-type.ts';
-import { sniffAttachmentType } from './file-sniff.ts';
+import { detectFileType } from './file-type.ts';
 
 const bytes = (...parts: (number[] | string)[]) =>
   Uint8Array.from(parts.flatMap((p) => (typeof p === 'string' ? [...new TextEncoder().encode(p)] : p)));
@@ -42,15 +41,31 @@ const SAMPLES: Record<string, Uint8Array> = {
   empty: new Uint8Array(0),
 };
 
-t.test('the browser recognises each sample as the server does', async (t) => {
-  for (const [name, sample] of Object.entries(SAMPLES)) {
-    t.equal(sniffAttachmentType(sample), detectFileType(sample), name);
-  }
+const EXPECTED: Record<keyof typeof SAMPLES, string | null> = {
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  bmp: 'image/bmp',
+  'bmp with an unknown header size': null,
+  'text starting with BM': 'text/plain',
+  pdf: 'application/pdf',
+  doc: 'application/msword',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  'zip without word/': null,
+  'plain text': 'text/plain',
+  'utf-8 text': 'text/plain',
+  'text with a NUL': null,
+  'invalid utf-8': null,
+  'windows executable': null,
+  empty: null,
+};
+
+t.test('each sample is recognised by its bytes', async (t) => {
+  for (const [name, sample] of Object.entries(SAMPLES)) t.equal(detectFileType(sample), EXPECTED[name], name);
 });
 
 t.test('the accepted kinds are recognised', async (t) => {
-  t.equal(sniffAttachmentType(SAMPLES.docx), 'application/vnd.openxmlformats-officedocument.wordprocessingml.document');
-  t.equal(sniffAttachmentType(SAMPLES['plain text']), 'text/plain');
-  t.equal(sniffAttachmentType(SAMPLES['windows executable']), null);
-  t.equal(sniffAttachmentType(SAMPLES['zip without word/']), null);
+  t.equal(detectFileType(SAMPLES.docx), 'application/vnd.openxmlformats-officedocument.wordprocessingml.document');
+  t.equal(detectFileType(SAMPLES['plain text']), 'text/plain');
+  t.equal(detectFileType(SAMPLES['windows executable']), null);
+  t.equal(detectFileType(SAMPLES['zip without word/']), null);
 });
