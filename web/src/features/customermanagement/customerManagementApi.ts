@@ -1,46 +1,19 @@
 import { api } from '../../app/api.ts';
 import type { Customer } from '../customers/customersApi.ts';
+import type { CustomerRecord, TierRow } from '@cc/shared/admin/customer-input.ts';
 
 /** The three e-mail lists of a customer (spec 001 §3): access, support notifications, billing alerts. */
 export type MemberListName = 'users' | 'notify' | 'alert';
 
 /** A tier of the Tier Discount dashboard (spec 000 §3). */
-export interface DiscountTier {
-  threshold_spend: number;
-  percentage: number;
-}
+export type DiscountTier = TierRow;
 
-/** The editable customer fields sent by POST /v1/customers/ and PUT /v1/customers/{id}/. */
-export interface CustomerInput {
-  /** Derived from the name on create; ignored by the api on update. */
-  customer_id: string;
-  customer_name: string;
-  entity: string;
-  billing_account_id: string;
-  billing_currency: string;
-  billing_dashboard_type: string;
-  billing_dashboard_set_discount: number | null;
-  billing_dashboard_tier_discount: DiscountTier[];
-  support_request: boolean;
-  billing_viewer: boolean;
-  gcp_service_account: boolean;
-  service_account_email: string;
-  inventory: boolean;
-  system_health_dashboard: boolean;
-  grafana_external_link: string;
-  documentation: boolean;
-  drive_id: string;
-  workspace_license: boolean;
-  domain_name: string;
-  anomaly_detection: boolean;
-  minimum_anomaly_threshold: number;
-  minimum_value_toggled_anomaly: number;
-  business_units: string[];
-  products: string[];
-  env: string[];
-  owner_values: string[];
-  project_provisioning: unknown[];
-}
+/**
+ * The editable customer fields sent by POST /v1/customers/ and PUT /v1/customers/{id}/: the server's record
+ * (one definition, shared/src/admin/customer-input.ts), with the entity and billing accounts as the form writes them.
+ * The customer id is derived from the name on create and ignored by the api on update.
+ */
+export type CustomerInput = Omit<CustomerRecord, 'entity' | 'billing_account_ids'> & { entity: string; billing_account_id: string };
 
 export interface GcpProject {
   project_id: string;
