@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Banner, Button, FormControl, Heading, TextInput } from '@primer/react';
+import { Banner, Button, FormControl, TextInput } from '@primer/react';
 import { useLocation } from 'wouter';
 import { routeParam } from '../../common/route-param.ts';
 import type { PageProps } from '../../app/routes.ts';
@@ -7,7 +7,7 @@ import { errorDetail } from '../../app/api.ts';
 import { useDocumentTitle, PageLoading } from '../../common/Page.tsx';
 import { useAcceptInvitationMutation, useGetInvitationQuery } from './invitationsApi.ts';
 import { validateNewPassword, type PasswordErrors } from './validate-password.ts';
-import styles from './InvitationPage.module.css';
+import { AuthCard, authFormClass } from '../../common/AuthCard.tsx';
 
 /**
  * Where the invitation e-mail's link leads: the invited user sets a password, which also verifies
@@ -61,7 +61,7 @@ export function InvitationPage({ route, params }: PageProps) {
     );
   } else {
     body = (
-      <form className={styles.form} onSubmit={onSubmit} noValidate aria-label="Set your password">
+      <form className={authFormClass} onSubmit={onSubmit} noValidate aria-label="Set your password">
         {serverError ? (
           <div role="alert">
             <Banner variant="critical" title={serverError} layout="compact" />
@@ -103,16 +103,6 @@ export function InvitationPage({ route, params }: PageProps) {
   }
 
   return (
-    <main className={styles.screen}>
-      <div className={styles.card}>
-        <Heading as="h1" className={styles.brand}>
-          CommandCenter
-        </Heading>
-        <Heading as="h2" className={styles.title}>
-          {route.title}
-        </Heading>
-        {body}
-      </div>
-    </main>
+    <AuthCard title={route.title}>{body}</AuthCard>
   );
 }

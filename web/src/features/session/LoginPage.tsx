@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { Banner, Button, FormControl, Heading, TextInput } from '@primer/react';
+import { Banner, Button, FormControl, TextInput } from '@primer/react';
+import { AuthCard, authFormClass } from '../../common/AuthCard.tsx';
 import { useDocumentTitle } from '../../common/Page.tsx';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { errorDetail } from '../../app/api.ts';
@@ -55,52 +56,47 @@ export function LoginPage() {
   const message = serverError ?? notice;
 
   return (
-    <main className={styles.screen}>
-      <div className={styles.card}>
-        <Heading as="h1" className={styles.brand}>
-          CommandCenter
-        </Heading>
-        {message ? (
-          <div role="alert">
-            <Banner variant={serverError ? 'critical' : 'warning'} title={message} layout="compact" />
-          </div>
-        ) : null}
-        <form className={styles.form} onSubmit={onSubmit} noValidate aria-label="Sign In">
-          <FormControl required id="login-email">
-            <FormControl.Label>Email</FormControl.Label>
-            <TextInput
-              type="email"
-              name="email"
-              autoComplete="username"
-              block
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-              validationStatus={errors.email ? 'error' : undefined}
-            />
-            {errors.email ? <FormControl.Validation variant="error">{errors.email}</FormControl.Validation> : null}
-          </FormControl>
-          <FormControl required id="login-password">
-            <FormControl.Label>Password</FormControl.Label>
-            <TextInput
-              type="password"
-              name="password"
-              autoComplete="current-password"
-              block
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              validationStatus={errors.password ? 'error' : undefined}
-            />
-            {errors.password ? <FormControl.Validation variant="error">{errors.password}</FormControl.Validation> : null}
-          </FormControl>
-          <Button type="submit" variant="primary" block loading={isLoading}>
-            Sign In
-          </Button>
-        </form>
-        <p className={styles.or}>Or</p>
-        <Button block onClick={onSocial} loading={socialBusy}>
-          Sign in with Google
+    <AuthCard>
+      {message ? (
+        <div role="alert">
+          <Banner variant={serverError ? 'critical' : 'warning'} title={message} layout="compact" />
+        </div>
+      ) : null}
+      <form className={authFormClass} onSubmit={onSubmit} noValidate aria-label="Sign In">
+        <FormControl required id="login-email">
+          <FormControl.Label>Email</FormControl.Label>
+          <TextInput
+            type="email"
+            name="email"
+            autoComplete="username"
+            block
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            validationStatus={errors.email ? 'error' : undefined}
+          />
+          {errors.email ? <FormControl.Validation variant="error">{errors.email}</FormControl.Validation> : null}
+        </FormControl>
+        <FormControl required id="login-password">
+          <FormControl.Label>Password</FormControl.Label>
+          <TextInput
+            type="password"
+            name="password"
+            autoComplete="current-password"
+            block
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            validationStatus={errors.password ? 'error' : undefined}
+          />
+          {errors.password ? <FormControl.Validation variant="error">{errors.password}</FormControl.Validation> : null}
+        </FormControl>
+        <Button type="submit" variant="primary" block loading={isLoading}>
+          Sign In
         </Button>
-      </div>
-    </main>
+      </form>
+      <p className={styles.or}>Or</p>
+      <Button block onClick={onSocial} loading={socialBusy}>
+        Sign in with Google
+      </Button>
+    </AuthCard>
   );
 }
