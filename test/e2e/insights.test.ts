@@ -334,9 +334,15 @@ t.test('insight screens in Chromium', async (t) => {
     await signIn(viewerPage, base, 'victor@acme.example');
     // A viewer's dashboard opens grouped by project label (their filter's kind).
     await viewerPage.getByRole('tab', { name: 'Project Labels with Project' }).click();
-    await viewerPage.getByRole('button', { name: /Projects/ }).click();
+    // The tab's detail panel re-renders when its chart arrives; a click landing during that leaves the menu
+    // closed, so open it until it shows.
+    const projectsButton = viewerPage.getByRole('button', { name: /Projects/ });
     const offered = await eventually(
-      () => viewerPage.getByRole('menuitemcheckbox').allInnerTexts(),
+      async () => {
+        const items = await viewerPage.getByRole('menuitemcheckbox').allInnerTexts();
+        if (items.length === 0) await projectsButton.click();
+        return items;
+      },
       (o) => o.length > 0,
     );
     t.same(
