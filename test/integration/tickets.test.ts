@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { build, login, bearer } from '../helper.ts';
 import { upload, raise, NEW_TICKET } from '../fakes/tickets-client.ts';
-import type { TicketDetail, TicketListItem } from '../../api/src/schemas/tickets.ts';
+import type { TicketDetail, TicketListItem } from '@cc/shared/schemas/tickets.ts';
 import { PNG, PDF, JPEG, TEXT, DOC, DOCX, XLSX, EXE, bmp } from '../fakes/files.ts';
 
 interface Test {

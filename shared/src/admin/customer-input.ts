@@ -42,7 +42,7 @@ export interface CustomerRecord {
   project_provisioning: unknown[];
 }
 
-/** What the create / update forms send (see api/src/schemas/admin.ts CustomerCreate). */
+/** What the create / update forms send (see shared/src/schemas/admin.ts CustomerCreate). */
 export type CustomerInput = Partial<Omit<CustomerRecord, 'billing_account_ids' | 'entity'>> & {
   entity?: string;
   billing_account_id?: string;

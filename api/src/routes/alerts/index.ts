@@ -3,8 +3,8 @@ import { countAlertsOfCustomer, createAlert, deleteAlerts, listAlertNotices, lis
 import { withTransaction } from '@cc/shared/db/pool.ts';
 import { findCustomerInsightSettings } from '@cc/shared/db/anomalies.ts';
 import { MESSAGES } from '@cc/shared/constants.ts';
-import { Alert, AlertCreateBody, AlertDeleteAnswer, AlertDeleteBody, AlertList, AlertNoticeList, AlertParams } from '../../schemas/insights.ts';
-import { withErrors } from '../../schemas/common.ts';
+import { Alert, AlertCreateBody, AlertDeleteAnswer, AlertDeleteBody, AlertList, AlertNoticeList, AlertParams } from '@cc/shared/schemas/insights.ts';
+import { withErrors } from '@cc/shared/schemas/common.ts';
 import { errors } from '../../errors.ts';
 import { parseAlert } from './validate.ts';
 

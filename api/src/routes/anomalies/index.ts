@@ -3,8 +3,8 @@ import { findAnomalyRun, findCustomerInsightSettings, listAnomalies } from '@cc/
 import { ANOMALY_MIN_HISTORY_DAYS, ANOMALY_WINDOW_DAYS } from '@cc/shared/insights/anomaly-rule.ts';
 import { isIsoDate } from '@cc/shared/time.ts';
 import { normaliseDecimal } from '@cc/shared/decimal.ts';
-import { AnomalyAnswer, AnomalyParams } from '../../schemas/insights.ts';
-import { withErrors } from '../../schemas/common.ts';
+import { AnomalyAnswer, AnomalyParams } from '@cc/shared/schemas/insights.ts';
+import { withErrors } from '@cc/shared/schemas/common.ts';
 import { errors } from '../../errors.ts';
 import type { AuthUser } from '../../plugins/app/auth.ts';
 

@@ -4,7 +4,7 @@ import { hash, verify } from '@node-rs/argon2';
 import { EMAIL_PATTERN, MIN_PASSWORD_LENGTH } from '@cc/shared/constants.ts';
 import { findUserById, buildClaims } from '@cc/shared/db/users.ts';
 import { revokeToken } from '@cc/shared/db/tokens.ts';
-import { Claims, TokenAnswer, withErrors } from '../../schemas/common.ts';
+import { Claims, TokenAnswer, withErrors } from '@cc/shared/schemas/common.ts';
 import { errors } from '../../errors.ts';
 import { TOKEN_COOKIE } from '../../plugins/app/auth.ts';
 

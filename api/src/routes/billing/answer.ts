@@ -11,7 +11,7 @@ import { applyDiscount, sortedTiers } from '@cc/shared/billing/discounts.ts';
 import { formatUnits, toUnits, type Units } from '@cc/shared/billing/money.ts';
 import { addDays, addMonths } from '@cc/shared/time.ts';
 import type { AccountContext, ChartSettings } from './context.ts';
-import type { BillingMonth, ChartPayload, ExportAnswer } from '../../schemas/billing.ts';
+import type { BillingMonth, ChartPayload, ExportAnswer } from '@cc/shared/schemas/billing.ts';
 
 export type ChartKind = 'by_service' | 'service_details' | 'project_labels' | 'project_label_details' | 'resource_labels' | 'resource_label_details';
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { TSchema } from '@sinclair/typebox';
-import { withErrors } from '../../schemas/common.ts';
-import { ChartPayload, ChartQuery, CustomerParams, ProjectLabelBody, ResourceLabelBody, ServicesBody } from '../../schemas/billing.ts';
+import { withErrors } from '@cc/shared/schemas/common.ts';
+import { ChartPayload, ChartQuery, CustomerParams, ProjectLabelBody, ResourceLabelBody, ServicesBody } from '@cc/shared/schemas/billing.ts';
 import { errors } from '../../errors.ts';
 import { accountContext, chartSettings, isViewer } from './context.ts';
 import { chartAnswer, type ChartBody, type ChartKind } from './answer.ts';

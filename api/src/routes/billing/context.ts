@@ -9,7 +9,7 @@ import { PeriodError, resolvePeriod, todayIn, type DateRange } from '@cc/shared/
 import { parseTopN } from '@cc/shared/billing/top-n.ts';
 import { BILLING_TIME_ZONE } from '@cc/shared/constants.ts';
 import { errors } from '../../errors.ts';
-import type { ChartQuery } from '../../schemas/billing.ts';
+import type { ChartQuery } from '@cc/shared/schemas/billing.ts';
 
 export const PROVIDERS = ['gcp', 'aws', 'azure', 'all'] as const;
 export const MISSING_BILLING_ACCOUNT = 'Missing Billing Account. Please contact your system administrator.';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { withErrors } from '../../schemas/common.ts';
-import { ChartQuery, CustomerParams, ExportAnswer, ProjectLabelBody, ServicesBody } from '../../schemas/billing.ts';
+import { withErrors } from '@cc/shared/schemas/common.ts';
+import { ChartQuery, CustomerParams, ExportAnswer, ProjectLabelBody, ServicesBody } from '@cc/shared/schemas/billing.ts';
 import { accountContext, chartSettings } from './context.ts';
 import { projectLabelExport, serviceExport } from './answer.ts';
 import { labelOf } from './charts.ts';

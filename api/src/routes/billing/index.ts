@@ -4,7 +4,7 @@ import charts from './charts.ts';
 import exportsRoutes from './exports.ts';
 import ingest from './ingest.ts';
 
-/** Billing settings, charts and exports (spec 000 §7 Billing); admin ingest enqueue. Shapes: api/src/schemas/billing.ts. */
+/** Billing settings, charts and exports (spec 000 §7 Billing); admin ingest enqueue. Shapes: shared/src/schemas/billing.ts. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(settings);
   await app.register(charts);

@@ -1,8 +1,8 @@
 import { access } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { withErrors } from '../../schemas/common.ts';
-import { IngestAccepted, IngestRequest } from '../../schemas/billing.ts';
+import { withErrors } from '@cc/shared/schemas/common.ts';
+import { IngestAccepted, IngestRequest } from '@cc/shared/schemas/billing.ts';
 import { findCustomerBillingSettings } from '@cc/shared/db/billing-query.ts';
 import { errors } from '../../errors.ts';
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { withErrors } from '../../schemas/common.ts';
-import { BillingSettings, CustomerParams, SettingsQuery } from '../../schemas/billing.ts';
+import { withErrors } from '@cc/shared/schemas/common.ts';
+import { BillingSettings, CustomerParams, SettingsQuery } from '@cc/shared/schemas/billing.ts';
 import { billingOptions } from '@cc/shared/db/billing-query.ts';
 import { accountContext, parseProvider } from './context.ts';
 import { cachedJson, sendJson } from './cache.ts';

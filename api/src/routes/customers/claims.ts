@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { EMAIL_PATTERN } from '@cc/shared/constants.ts';
 import { findUserById, refreshClaims } from '@cc/shared/db/users.ts';
-import { CustomerFilter, withErrors } from '../../schemas/common.ts';
+import { CustomerFilter, withErrors } from '@cc/shared/schemas/common.ts';
 import { errors } from '../../errors.ts';
 
 const StoredClaims = Type.Union([

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { entityOfCustomer } from '@cc/shared/db/entities.ts';
-import { CustomerEntity, CustomerParams } from '../../schemas/admin.ts';
-import { withErrors } from '../../schemas/common.ts';
+import { CustomerEntity, CustomerParams } from '@cc/shared/schemas/admin.ts';
+import { withErrors } from '@cc/shared/schemas/common.ts';
 import { errors } from '../../errors.ts';
 
 /**

@@ -6,9 +6,9 @@ import { existingUserIds } from '@cc/shared/db/users-admin.ts';
 import { refreshClaims } from '@cc/shared/db/users.ts';
 import { isEmail, normaliseEmail, EMAIL_NOT_VALID } from '@cc/shared/admin/emails.ts';
 import { InputError } from '@cc/shared/admin/input-error.ts';
-import { CustomerDocument } from '../../schemas/customer.ts';
-import { MemberListBody, MemberListParams } from '../../schemas/admin.ts';
-import { withErrors } from '../../schemas/common.ts';
+import { CustomerDocument } from '@cc/shared/schemas/customer.ts';
+import { MemberListBody, MemberListParams } from '@cc/shared/schemas/admin.ts';
+import { withErrors } from '@cc/shared/schemas/common.ts';
 import { errors } from '../../errors.ts';
 import { publishUsersChanged } from '../users/events.ts';
 

@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { findCustomerRecord } from '@cc/shared/db/customers-write.ts';
 import { InputError } from '@cc/shared/admin/input-error.ts';
 import { parseProjectIds, serviceAccountScript } from '@cc/shared/admin/service-script.ts';
-import { CustomerParams, ScriptAnswer, ScriptRequest, ServiceAccessAnswer } from '../../schemas/admin.ts';
-import { withErrors } from '../../schemas/common.ts';
+import { CustomerParams, ScriptAnswer, ScriptRequest, ServiceAccessAnswer } from '@cc/shared/schemas/admin.ts';
+import { withErrors } from '@cc/shared/schemas/common.ts';
 import { errors } from '../../errors.ts';
 import { cloudProjectsFor } from './cloud-projects.ts';
 

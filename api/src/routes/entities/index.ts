@@ -6,8 +6,8 @@ import { existingUserIds } from '@cc/shared/db/users-admin.ts';
 import { entityIdFrom, parseEmailDomains } from '@cc/shared/admin/entity-input.ts';
 import { isEmail, normaliseEmail, EMAIL_NOT_VALID } from '@cc/shared/admin/emails.ts';
 import { InputError, required } from '@cc/shared/admin/input-error.ts';
-import { Entity, EntityAdminsBody, EntityInput, EntityParams } from '../../schemas/admin.ts';
-import { withErrors } from '../../schemas/common.ts';
+import { Entity, EntityAdminsBody, EntityInput, EntityParams } from '@cc/shared/schemas/admin.ts';
+import { withErrors } from '@cc/shared/schemas/common.ts';
 import { errors } from '../../errors.ts';
 
 const entityNotFound = () => new errors.notFound('Entity not found');

@@ -4,8 +4,8 @@ import { withTransaction } from '@cc/shared/db/pool.ts';
 import { acceptInvitation, findOpenInvitation } from '@cc/shared/db/invitations.ts';
 import { hashInvitationToken } from '@cc/shared/admin/invitation.ts';
 import { InputError, required } from '@cc/shared/admin/input-error.ts';
-import { InvitationAccept, InvitationInfo, InvitationParams } from '../../schemas/admin.ts';
-import { withErrors } from '../../schemas/common.ts';
+import { InvitationAccept, InvitationInfo, InvitationParams } from '@cc/shared/schemas/admin.ts';
+import { withErrors } from '@cc/shared/schemas/common.ts';
 import { errors } from '../../errors.ts';
 import { hashPassword } from '../auth/index.ts';
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { insertErrorLog } from '@cc/shared/db/error-log.ts';
-import { withErrors } from '../../schemas/common.ts';
+import { withErrors } from '@cc/shared/schemas/common.ts';
 
 /** Screen crashes (spec 000 §7 error-log write, §8): the server stamps date and user. */
 const logs: FastifyPluginAsyncTypebox = async (app) => {

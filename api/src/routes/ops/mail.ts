@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { listMail } from '@cc/shared/db/mail.ts';
-import { withErrors } from '../../schemas/common.ts';
+import { withErrors } from '@cc/shared/schemas/common.ts';
 
 const Mail = Type.Object({
   id: Type.String(),

@@ -4,7 +4,7 @@ import { withTransaction } from '@cc/shared/db/pool.ts';
 import { countAttachments, findAttachment, listAttachments, findUpload, insertAttachment, insertUpload, markTicketUpdated, markUploaded, softDeleteAttachment } from '@cc/shared/db/tickets.ts';
 import { generatedName, verifyUploadSignature, type AttachmentStore } from '@cc/shared/ports/attachment-store.ts';
 import { LIMITS, checkAttachmentCount, checkOpenForChanges } from '@cc/shared/tickets/rules.ts';
-import { withErrors } from '../../schemas/common.ts';
+import { withErrors } from '@cc/shared/schemas/common.ts';
 import {
   AddAttachmentBody,
   AttachmentDeleted,
@@ -16,7 +16,7 @@ import {
   UploadAnswer,
   UploadParams,
   UploadQuery,
-} from '../../schemas/tickets.ts';
+} from '@cc/shared/schemas/tickets.ts';
 import { errors } from '../../errors.ts';
 import { enqueueSync, rule, ticketOr404, ticketTenant } from './context.ts';
 import { checkFileBytes, checkUploads } from './uploads.ts';

@@ -1,7 +1,7 @@
 /** Local rows → the answers of spec 000 §3 (Ticket, Comment). */
 import type { AttachmentRow, CommentRow, TicketRow } from '@cc/shared/db/tickets.ts';
 import { firstResponseBucket } from '@cc/shared/tickets/first-response.ts';
-import type { TicketAttachment, TicketComment, TicketDetail, TicketListItem } from '../../schemas/tickets.ts';
+import type { TicketAttachment, TicketComment, TicketDetail, TicketListItem } from '@cc/shared/schemas/tickets.ts';
 
 const iso = (d: Date) => d.toISOString();
 

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { findAttachment, listAttachments, listComments, listTickets } from '@cc/shared/db/tickets.ts';
 import { allowedTransitions, isTicketStatus, type TicketRole } from '@cc/shared/tickets/rules.ts';
 import type { AttachmentStore } from '@cc/shared/ports/attachment-store.ts';
-import { withErrors } from '../../schemas/common.ts';
+import { withErrors } from '@cc/shared/schemas/common.ts';
 import {
   AttachmentParams,
   TicketComment,
@@ -15,7 +15,7 @@ import {
   TransitionsAnswer,
   TransitionsParams,
   TransitionsQuery,
-} from '../../schemas/tickets.ts';
+} from '@cc/shared/schemas/tickets.ts';
 import { errors } from '../../errors.ts';
 import { ticketOr404, ticketTenant } from './context.ts';
 import { comment, detail, listItem } from './present.ts';

@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { recordWebhookDelivery } from '@cc/shared/db/tickets.ts';
-import { withErrors } from '../../schemas/common.ts';
-import { WebhookAnswer } from '../../schemas/tickets.ts';
+import { withErrors } from '@cc/shared/schemas/common.ts';
+import { WebhookAnswer } from '@cc/shared/schemas/tickets.ts';
 import { errors } from '../../errors.ts';
 import { enqueueSync } from './context.ts';
 

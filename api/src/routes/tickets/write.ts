@@ -27,8 +27,8 @@ import {
   isTicketPriority,
   ticketRole,
 } from '@cc/shared/tickets/rules.ts';
-import { withErrors } from '../../schemas/common.ts';
-import { AddCommentBody, CreateTicketBody, PriorityBody, SatisfactionBody, StatusBody, TicketComment, TicketDetail, TicketKeyParams } from '../../schemas/tickets.ts';
+import { withErrors } from '@cc/shared/schemas/common.ts';
+import { AddCommentBody, CreateTicketBody, PriorityBody, SatisfactionBody, StatusBody, TicketComment, TicketDetail, TicketKeyParams } from '@cc/shared/schemas/tickets.ts';
 import { errors } from '../../errors.ts';
 import { commentText, enqueueSync, rule, ticketOr404, ticketTenant } from './context.ts';
 import { checkUploads } from './uploads.ts';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { EventEmitter } from 'node:events';
 import { Redis } from 'ioredis';
-import type { UsersChangedEvent } from '../../schemas/admin.ts';
+import type { UsersChangedEvent } from '@cc/shared/schemas/admin.ts';
 
 /** Redis channel of user changes; prefixed like the queues so test runs and deployments never cross. */
 const channel = (app: FastifyInstance) => `${app.config.QUEUE_PREFIX}:admin:users-changed`;

@@ -12,8 +12,8 @@ import { emailsExist, entityNames, parseCustomers, parseRole } from '@cc/shared/
 import type { NotifyCommand } from '@cc/shared/queues.ts';
 import {
   AdminUser, DeleteUsersAnswer, DeleteUsersBody, InvitationSent, InviteAnswer, InviteBody, UserListQuery, UserPage, UserParams, UserUpdate,
-} from '../../schemas/admin.ts';
-import { withErrors } from '../../schemas/common.ts';
+} from '@cc/shared/schemas/admin.ts';
+import { withErrors } from '@cc/shared/schemas/common.ts';
 import { errors } from '../../errors.ts';
 import usersEvents, { publishUsersChanged } from './events.ts';
 import { issueInvitation, reinvite, sendInvitations } from './invite.ts';

@@ -4,8 +4,8 @@ import { findCustomerInsightSettings } from '@cc/shared/db/anomalies.ts';
 import { addViewerFilter, findNonViewers, listViewers, removeViewerFilters } from '@cc/shared/db/viewers.ts';
 import { refreshClaims } from '@cc/shared/db/users.ts';
 import type { Queryable } from '@cc/shared/db/pool.ts';
-import { ViewerChangeAnswer, ViewerFilterAddBody, ViewerList, ViewerParams, ViewerUserParams } from '../../schemas/insights.ts';
-import { withErrors } from '../../schemas/common.ts';
+import { ViewerChangeAnswer, ViewerFilterAddBody, ViewerList, ViewerParams, ViewerUserParams } from '@cc/shared/schemas/insights.ts';
+import { withErrors } from '@cc/shared/schemas/common.ts';
 import { errors } from '../../errors.ts';
 
 /** The screen needs the customer's billing_viewer flag (spec 000 §6); without it the routes refuse. */

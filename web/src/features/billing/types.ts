@@ -1,6 +1,6 @@
 /**
  * Billing wire types as the web reads them (spec 000 §3, §7 Billing; 001 §3 Chart data). They mirror
- * the api's TypeBox schemas in api/src/schemas/billing.ts; the web does not import api code.
+ * the api's TypeBox schemas in shared/src/schemas/billing.ts; the web does not import api code.
  */
 
 export type Provider = 'gcp' | 'aws' | 'azure' | 'all';

@@ -14,7 +14,7 @@ export interface Attachment {
 /** Whether the ticket-sync queue has written the ticket to Jira (or the local ticket system) yet. */
 export type SyncState = 'pending' | 'synced' | 'failed';
 
-/** A row of the ticket list (api/src/schemas/tickets.ts TicketListItem). */
+/** A row of the ticket list (shared/src/schemas/tickets.ts TicketListItem). */
 export interface TicketListItem {
   /** Known at once, never changes: screens navigate by it. */
   id: string;

@@ -9,7 +9,7 @@ export interface UserCustomer {
   entity_name: string | null;
 }
 
-/** A row of the user list (spec 001 §2.7, api/src/schemas/admin.ts AdminUser). */
+/** A row of the user list (spec 001 §2.7, shared/src/schemas/admin.ts AdminUser). */
 export interface AdminUser {
   id: string;
   email: string;
