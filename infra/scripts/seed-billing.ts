@@ -10,14 +10,15 @@
 import { fileURLToPath } from 'node:url';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { replayFocusSample } from '../../workers/src/adapters/billing/focus-replay.ts';
-import { main as cc } from '../cli/cc.ts';
+import { replayFocusSample } from '../../workers/src/billing-ingest/sources/focus-replay.ts';
+import { main as cc } from '../../workers/src/billing-ingest/cli.ts';
 import { loadConfig } from '@cc/shared/config.ts';
 import { createPool } from '@cc/shared/db/pool.ts';
-import { createProducer } from '../../workers/src/worker-host.ts';
+import { createProducer } from '@cc/shared/producer.ts';
+import { chartCache } from '@cc/shared/billing/chart-cache.ts';
+import { createLogger } from '@cc/shared/logger.ts';
 import { addDays, billingToday } from '@cc/shared/time.ts';
 import { addDemoSpikes } from './demo-spike.ts';
-import { billingCache } from '../../workers/src/billing/cache.ts';
 
 const FOCUS_SAMPLE = fileURLToPath(new URL('../../../shared/data/focus-1.0/focus_sample.csv', import.meta.url));
 
@@ -60,22 +61,18 @@ for (const r of rows) {
 
 const spikes = await addDemoSpikes(pool);
 await pool.end();
-// The re-ingested day changes the account's charts: cached ones of an earlier start would miss the spike.
-const cache = billingCache(config.REDIS_URL, config.QUEUE_PREFIX);
+const log = createLogger(config.LOG_LEVEL, { process: 'seed-billing' });
+const producer = createProducer(config.REDIS_URL, config.QUEUE_PREFIX, (err) => log.warn({ err }, 'redis connection error'));
 try {
+  // The re-ingested day changes the account's charts: cached ones of an earlier start would miss the spike.
+  const cache = chartCache(producer.redis, config.QUEUE_PREFIX, log);
   for (const s of spikes) {
     await cache.invalidate(s.billing_account_id);
     console.log(`seed-billing: demo anomaly for ${s.customer_id} / ${s.billing_account_id}: ${s.project_id} BigQuery on ${s.day}`);
   }
-} finally {
-  await cache.close();
-}
-
-// The worker (started next by make start) runs them; the cc CLI loads spend directly and queues no follow-ups.
-const producer = createProducer(config.REDIS_URL, config.QUEUE_PREFIX);
-try {
-  await producer.enqueue('anomaly-detect', {});
-  await producer.enqueue('alert-evaluate', {});
+  // The worker (started next by make start) runs them; the cc CLI loads spend directly and queues no follow-ups.
+  await producer.enqueue('anomaly-detect', 'anomaly.detect', {});
+  await producer.enqueue('alert-evaluate', 'alert.evaluate', {});
   console.log('seed-billing: queued anomaly detection and alert evaluation');
 } finally {
   await producer.close();

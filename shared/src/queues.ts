@@ -6,8 +6,9 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { EMAIL_PATTERN } from './constants.ts';
 import { Value } from '@sinclair/typebox/value';
-import type { JobsOptions } from 'bullmq';
+import type { Job, JobsOptions } from 'bullmq';
 import { TicketSyncCommand, ticketSyncJobId } from './commands/ticket-sync.ts';
+import { BillingIngestCommand } from './commands/billing-ingest.ts';
 
 export const NotifyCommand = Type.Object({
   to: Type.Array(Type.String({ pattern: EMAIL_PATTERN }), { minItems: 1 }),
@@ -19,16 +20,16 @@ export const NotifyCommand = Type.Object({
 });
 export type NotifyCommand = Static<typeof NotifyCommand>;
 
-interface QueueDefinition<S extends TSchema> {
+interface QueueDefinition<S extends TSchema, N extends string> {
   /** The one job name within the queue (dotted verb). */
-  job: string;
+  job: N;
   payload: S;
   /** Deterministic id: the same command never runs as two jobs. */
   jobId: (data: Static<S>) => string;
   options?: JobsOptions;
 }
 
-const define = <S extends TSchema>(d: QueueDefinition<S>) => d;
+const define = <S extends TSchema, const N extends string>(d: QueueDefinition<S, N>) => d;
 
 export const MaintenanceCommand = Type.Object({
   /** The scheduled day (YYYY-MM-DD, US/Pacific), so each night's run has its own id. */
@@ -36,19 +37,6 @@ export const MaintenanceCommand = Type.Object({
 });
 
 const ISO_DATE = '^\\d{4}-\\d{2}-\\d{2}$';
-
-/** Loads one billing account's spend from a source, replacing the (account, day) slices it covers. */
-export const BillingIngestCommand = Type.Object({
-  customer_id: Type.String({ minLength: 1 }),
-  billing_account_id: Type.String({ minLength: 1 }),
-  source: Type.Union([Type.Literal('focus-file'), Type.Literal('gcp-generated'), Type.Literal('bigquery')]),
-  /** focus-file: path of the file as the worker sees it. */
-  file: Type.Optional(Type.String({ minLength: 1 })),
-  /** gcp-generated, bigquery: first and last US/Pacific day (default: 13 months back to yesterday). */
-  from: Type.Optional(Type.String({ pattern: ISO_DATE })),
-  to: Type.Optional(Type.String({ pattern: ISO_DATE })),
-});
-export type BillingIngestCommand = Static<typeof BillingIngestCommand>;
 
 /** Detects anomalies for one customer (or every customer with anomaly_detection on) for one day. */
 export const AnomalyDetectCommand = Type.Object({
@@ -97,19 +85,31 @@ export const QUEUES = {
   'ticket-sync': define({ job: 'ticket.sync', payload: TicketSyncCommand, jobId: ticketSyncJobId }),
 } as const;
 
-/** Nightly work, installed by the worker as BullMQ job schedulers (upserted, so restarts never duplicate them). */
-export const SCHEDULES: { id: string; queue: QueueName; pattern: string; data: Record<string, unknown> }[] = [
-  { id: 'maintenance-nightly', queue: 'maintenance', pattern: '0 3 * * *', data: {} },
-  // After the nightly billing export has landed (the exports settle within a day or two).
-  { id: 'anomaly-detect-nightly', queue: 'anomaly-detect', pattern: '30 5 * * *', data: {} },
-  { id: 'alert-evaluate-nightly', queue: 'alert-evaluate', pattern: '0 6 * * *', data: {} },
-  { id: 'ticket-sync-pull', queue: 'ticket-sync', pattern: '*/5 * * * *', data: { op: 'pull' } },
-];
-export const SCHEDULE_TIME_ZONE = 'America/Los_Angeles';
-
 export type QueueName = keyof typeof QUEUES;
+export type JobName<Q extends QueueName> = (typeof QUEUES)[Q]['job'];
 export type QueuePayload<Q extends QueueName> = Static<(typeof QUEUES)[Q]['payload']>;
 export const QUEUE_NAMES = Object.keys(QUEUES) as QueueName[];
+
+/** Every job of the registry: a queue, its job name and the payload type, discriminated by `queue`. */
+export type JobItem = { [Q in QueueName]: { queue: Q; name: JobName<Q>; data: QueuePayload<Q> } }[QueueName];
+export type JobOf<Q extends QueueName> = Extract<JobItem, { queue: Q }>;
+
+/** A job of queue Q as its handler receives it: the payload already passed the registry's check. */
+export type JobFor<Q extends QueueName> = Job<JobOf<Q>['data'], unknown, JobOf<Q>['name']>;
+/** The worker side of one queue. */
+export type Handler<Q extends QueueName> = (job: JobFor<Q>) => Promise<unknown>;
+/** One handler per queue served. */
+export type Handlers<Q extends QueueName = QueueName> = { [K in Q]: Handler<K> };
+
+/** Nightly work, installed by the worker as BullMQ job schedulers (upserted, so restarts never duplicate them). */
+export const SCHEDULES: ({ id: string; pattern: string } & JobItem)[] = [
+  { id: 'maintenance-nightly', queue: 'maintenance', name: 'maintenance.purge', pattern: '0 3 * * *', data: {} },
+  // After the nightly billing export has landed (the exports settle within a day or two).
+  { id: 'anomaly-detect-nightly', queue: 'anomaly-detect', name: 'anomaly.detect', pattern: '30 5 * * *', data: {} },
+  { id: 'alert-evaluate-nightly', queue: 'alert-evaluate', name: 'alert.evaluate', pattern: '0 6 * * *', data: {} },
+  { id: 'ticket-sync-pull', queue: 'ticket-sync', name: 'ticket.sync', pattern: '*/5 * * * *', data: { op: 'pull' } },
+];
+export const SCHEDULE_TIME_ZONE = 'America/Los_Angeles';
 
 /** Defaults for every job (STYLE: attempts 5, exponential backoff with jitter, keep failures for inspection). */
 export const DEFAULT_JOB_OPTIONS: JobsOptions = {
@@ -120,7 +120,7 @@ export const DEFAULT_JOB_OPTIONS: JobsOptions = {
 };
 
 export function jobOptions<Q extends QueueName>(queue: Q, data: QueuePayload<Q>): JobsOptions {
-  const def = QUEUES[queue] as unknown as QueueDefinition<TSchema>;
+  const def = QUEUES[queue] as unknown as QueueDefinition<TSchema, string>;
   const jobId = def.jobId(data);
   if (jobId.includes(':') || /^\d+$/.test(jobId)) throw new Error(`invalid job id '${jobId}' for queue ${queue}`);
   return { ...DEFAULT_JOB_OPTIONS, ...def.options, jobId };

@@ -5,7 +5,7 @@
  */
 import Fastify from 'fastify';
 import autocannon from 'autocannon';
-import { billingVersionKey } from '@cc/shared/billing/cache-keys.ts';
+import { billingVersionKey } from '@cc/shared/billing/chart-cache.ts';
 import { buildApp } from '../../api/src/app.ts';
 import { DEMO_PASSWORD } from '../../infra/scripts/seed.ts';
 import { BENCH_ACCOUNT } from './rows.ts';

@@ -35,7 +35,7 @@ t.test('administration end to end', async (t) => {
     redisUrl: REDIS_URL,
     prefix: config.QUEUE_PREFIX,
     queues: ['notify'],
-    handlers: buildHandlers({ pool, mailer: smtpMailer(`smtp://127.0.0.1:${smtp.port}`, config.MAIL_FROM), mailDomain: 'commandcenter.test' }),
+    handlers: buildHandlers(['notify'], { pool, mailer: smtpMailer(`smtp://127.0.0.1:${smtp.port}`, config.MAIL_FROM), mailDomain: 'commandcenter.test' }),
   });
   t.teardown(() => host.close());
 

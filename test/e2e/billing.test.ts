@@ -8,8 +8,8 @@ import t from 'tap';
 import { readFile } from 'node:fs/promises';
 import type { Page, Response } from 'playwright-core';
 import { addDays, addMonths, billingToday } from '@cc/shared/time.ts';
-import { gcpGeneratedSource } from '../../workers/src/adapters/billing/gcp-generator.ts';
-import { runIngest } from '../../workers/src/billing/ingest.ts';
+import { gcpGeneratedSource } from '../../workers/src/billing-ingest/sources/gcp-generator.ts';
+import { runIngest } from '../../workers/src/billing-ingest/ingest.ts';
 import { bearer, login } from '../helper.ts';
 import { startProduct, signIn, SCREENSHOT_DIR } from './harness.ts';
 

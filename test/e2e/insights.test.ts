@@ -9,14 +9,14 @@ import t from 'tap';
 import { QueueEvents } from 'bullmq';
 import type { Page } from 'playwright-core';
 import type { BillingSource, CostRow } from '@cc/shared/ports/billing-source.ts';
-import type { QueueName, QueuePayload } from '@cc/shared/queues.ts';
+import type { JobOf } from '@cc/shared/queues.ts';
 import { addDays, billingToday } from '@cc/shared/time.ts';
-import { gcpGeneratedSource } from '../../workers/src/adapters/billing/gcp-generator.ts';
-import { runIngest } from '../../workers/src/billing/ingest.ts';
+import { gcpGeneratedSource } from '../../workers/src/billing-ingest/sources/gcp-generator.ts';
+import { runIngest } from '../../workers/src/billing-ingest/ingest.ts';
 import { buildHandlers } from '../../workers/src/handlers.ts';
 import { startLocalSmtpServer } from '../../workers/src/mail/local-smtp-server.ts';
 import { smtpMailer } from '../../workers/src/mail/smtp-mailer.ts';
-import { createProducer, startWorkers } from '../../workers/src/worker-host.ts';
+import { startWorkers } from '../../workers/src/worker-host.ts';
 import { REDIS_URL } from '../db.ts';
 import { bearer, login } from '../helper.ts';
 import { SCREENSHOT_DIR, signIn, startProduct } from './harness.ts';
@@ -82,18 +82,16 @@ t.test('insight screens in Chromium', async (t) => {
   // The workers the product runs beside the api: anomaly detection, alert evaluation and notify over real SMTP.
   const smtp = await startLocalSmtpServer(pool, 0);
   t.teardown(() => smtp.close());
-  const producer = createProducer(REDIS_URL, config.QUEUE_PREFIX);
-  t.teardown(() => producer.close());
-  const queues: QueueName[] = ['notify', 'anomaly-detect', 'alert-evaluate'];
+  const queues = ['notify', 'anomaly-detect', 'alert-evaluate'] as const;
   const host = await startWorkers({
     redisUrl: REDIS_URL,
     prefix: config.QUEUE_PREFIX,
     queues,
-    handlers: buildHandlers({
+    handlers: buildHandlers(queues, {
       pool,
       mailer: smtpMailer(`smtp://127.0.0.1:${smtp.port}`, config.MAIL_FROM),
       mailDomain: 'commandcenter.test',
-      enqueue: producer.enqueue,
+      enqueue: app.producers.enqueue,
       publicUrl: base,
     }),
   });
@@ -108,8 +106,8 @@ t.test('insight screens in Chromium', async (t) => {
       }),
     ),
   );
-  async function runJob<Q extends QueueName>(queue: Q, data: QueuePayload<Q>): Promise<unknown> {
-    const id = await app.producers.enqueue(queue, data);
+  async function runJob<Q extends (typeof queues)[number]>(queue: Q, name: JobOf<Q>['name'], data: JobOf<Q>['data']): Promise<unknown> {
+    const id = await app.producers.enqueue(queue, name, data);
     const job = await app.producers.queues[queue].getJob(id);
     return job!.waitUntilFinished(events[queue], 60_000);
   }
@@ -122,7 +120,7 @@ t.test('insight screens in Chromium', async (t) => {
     ).rows;
 
   await runIngest({ pool, ...ACME, sourceKind: 'gcp-generated', source: spikedSource() });
-  await runJob('anomaly-detect', { customer_id: ACME.customerId, date: DAY });
+  await runJob('anomaly-detect', 'anomaly.detect', { customer_id: ACME.customerId, date: DAY });
 
   /** The projects in a user's "Project Labels with Project" chart: what their billing dashboard shows. */
   async function chartProjects(email: string): Promise<string[]> {
@@ -224,8 +222,8 @@ t.test('insight screens in Chromium', async (t) => {
     t.pass('the saved alert is listed');
 
     const before = (await mailTo('alice@acme.example')).length;
-    await runJob('alert-evaluate', { customer_id: ACME.customerId, day: DAY });
-    await runJob('alert-evaluate', { customer_id: ACME.customerId, day: DAY });
+    await runJob('alert-evaluate', 'alert.evaluate', { customer_id: ACME.customerId, day: DAY });
+    await runJob('alert-evaluate', 'alert.evaluate', { customer_id: ACME.customerId, day: DAY });
     const after = await eventually(
       () => mailTo('alice@acme.example'),
       (m) => m.length > before,

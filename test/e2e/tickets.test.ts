@@ -9,9 +9,10 @@ import { readFile } from 'node:fs/promises';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { REDIS_URL } from '../db.ts';
 import { bearer, login } from '../helper.ts';
+import { localAttachmentStore } from '@cc/shared/ports/attachment-store.ts';
 import { buildHandlers } from '../../workers/src/handlers.ts';
-import { createProducer, startWorkers } from '../../workers/src/worker-host.ts';
-import { smtpMailer } from '../../workers/src/mail/smtp-mailer.ts';
+import { startWorkers } from '../../workers/src/worker-host.ts';
+import { localTicketSystem } from '../../workers/src/adapters/jira/local.ts';
 import { startProduct, signIn, SCREENSHOT_DIR } from './harness.ts';
 
 const ALICE = 'alice@acme.example';
@@ -69,19 +70,15 @@ const statusOf = (page: Page) => page.getByRole('combobox', { name: 'Status' }).
 t.test('a ticket from creation to satisfaction', async (t) => {
   const { base, browser, app } = await startProduct(t);
   const { config, pool } = app.env;
-  const producer = createProducer(REDIS_URL, config.QUEUE_PREFIX);
-  t.teardown(() => producer.close());
+  // No notify worker runs here: the new-ticket e-mail job waits in its queue, nothing is sent.
   const host = await startWorkers({
     redisUrl: REDIS_URL,
     prefix: config.QUEUE_PREFIX,
     queues: ['ticket-sync'],
-    handlers: buildHandlers({
+    handlers: buildHandlers(['ticket-sync'], {
       pool,
-      // No notify worker runs here: the new-ticket e-mail job waits in its queue, nothing is sent.
-      mailer: smtpMailer('smtp://127.0.0.1:9', config.MAIL_FROM),
-      mailDomain: 'commandcenter.test',
-      enqueue: producer.enqueue,
-      publicUrl: base,
+      ticketSystem: localTicketSystem(pool, { project: 'MSP' }),
+      attachmentStore: localAttachmentStore({ dir: config.ATTACHMENT_DIR, secret: 'unused-by-the-worker' }),
     }),
   });
   t.teardown(() => host.close());

@@ -3,7 +3,8 @@
  * crossing once per month, whatever re-runs or retries happen (received through the in-process SMTP server).
  */
 import t from 'tap';
-import { QueueEvents, type Job } from 'bullmq';
+import { QueueEvents } from 'bullmq';
+import type { JobFor } from '@cc/shared/queues.ts';
 import type { Pool } from '@cc/shared/db/pool.ts';
 import { addDays } from '@cc/shared/time.ts';
 import { alertEvaluateHandler } from '../../workers/src/jobs/alert-evaluate.ts';
@@ -109,16 +110,16 @@ t.test('billing alerts', async (t) => {
       redisUrl: REDIS_URL,
       prefix: config.QUEUE_PREFIX,
       queues: ['notify'],
-      handlers: buildHandlers({ pool, mailer: smtpMailer(`smtp://127.0.0.1:${smtp.port}`, config.MAIL_FROM), mailDomain: 'commandcenter.test' }),
+      handlers: buildHandlers(['notify'], { pool, mailer: smtpMailer(`smtp://127.0.0.1:${smtp.port}`, config.MAIL_FROM), mailDomain: 'commandcenter.test' }),
     });
     t.teardown(() => host.close());
     const events = new QueueEvents('notify', { connection: { url: REDIS_URL }, prefix: config.QUEUE_PREFIX });
     t.teardown(() => events.close());
     await events.waitUntilReady();
     const evaluate = (day: string) =>
-      alertEvaluateHandler({ pool, mailer: null as never, mailDomain: 'commandcenter.test', enqueue: app.producers.enqueue, publicUrl: 'http://cc.test' })({
+      alertEvaluateHandler({ pool, enqueue: app.producers.enqueue, publicUrl: 'http://cc.test' })({
         data: { customer_id: ACME, day },
-      } as Job) as Promise<{ evaluated: number; crossed: number; notices: number }>;
+      } as JobFor<'alert-evaluate'>) as Promise<{ evaluated: number; crossed: number; notices: number }>;
     const mails = async (expected: number) => {
       const deadline = Date.now() + 15000;
       let rows: { rcpt_to: string[]; subject: string; text_body: string; html_body: string }[] = [];

@@ -4,7 +4,8 @@
  * viewer filters).
  */
 import t from 'tap';
-import { QueueEvents, type Job } from 'bullmq';
+import { QueueEvents } from 'bullmq';
+import type { JobFor } from '@cc/shared/queues.ts';
 import type { Pool } from '@cc/shared/db/pool.ts';
 import { addDays } from '@cc/shared/time.ts';
 import { anomalyDetectHandler } from '../../workers/src/jobs/anomaly-detect.ts';
@@ -39,11 +40,9 @@ const anomalyUrl = (c: string, b: string, date: string, perc: string, value: str
 const runDetection = (app: Awaited<ReturnType<typeof build>>, data: { customer_id?: string; date?: string }) =>
   anomalyDetectHandler({
     pool: app.env.pool,
-    mailer: null as never, // detection never sends mail itself: it enqueues to notify
-    mailDomain: 'commandcenter.test',
     enqueue: app.producers.enqueue,
     publicUrl: 'http://cc.test',
-  })({ data } as Job);
+  })({ data } as JobFor<'anomaly-detect'>);
 
 t.test('detection: edges of the rule, storage, e-mail once, api', async (t) => {
   const app = await build(t);
@@ -124,7 +123,7 @@ t.test('detection: edges of the rule, storage, e-mail once, api', async (t) => {
       redisUrl: REDIS_URL,
       prefix: config.QUEUE_PREFIX,
       queues: ['notify'],
-      handlers: buildHandlers({ pool, mailer, mailDomain: 'commandcenter.test' }),
+      handlers: buildHandlers(['notify'], { pool, mailer, mailDomain: 'commandcenter.test' }),
     });
     t.teardown(() => host.close());
     const events = new QueueEvents('notify', { connection: { url: REDIS_URL }, prefix: config.QUEUE_PREFIX });
@@ -244,7 +243,7 @@ t.test('through the queues: anomaly-detect enqueued like the nightly schedule, e
     redisUrl: REDIS_URL,
     prefix: config.QUEUE_PREFIX,
     queues: ['anomaly-detect', 'notify'],
-    handlers: buildHandlers({
+    handlers: buildHandlers(['anomaly-detect', 'notify'], {
       pool,
       mailer: smtpMailer(`smtp://127.0.0.1:${smtp.port}`, config.MAIL_FROM),
       mailDomain: 'commandcenter.test',
@@ -256,7 +255,7 @@ t.test('through the queues: anomaly-detect enqueued like the nightly schedule, e
   const events = new QueueEvents('anomaly-detect', { connection: { url: REDIS_URL }, prefix: config.QUEUE_PREFIX });
   t.teardown(() => events.close());
   await events.waitUntilReady();
-  const jobId = await app.producers.enqueue('anomaly-detect', { date: DAY });
+  const jobId = await app.producers.enqueue('anomaly-detect', 'anomaly.detect', { date: DAY });
   const result = (await (await app.producers.queues['anomaly-detect'].getJob(jobId))!.waitUntilFinished(events, 30000)) as { notices: number };
   t.equal(result.notices, 1);
   const deadline = Date.now() + 15000;

@@ -3,8 +3,8 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BigQuery } from '@google-cloud/bigquery';
 import { OAuth2Client } from 'google-auth-library';
-import { bigQuerySource } from '../../workers/src/adapters/billing/bigquery.ts';
-import { runIngest } from '../../workers/src/billing/ingest.ts';
+import { bigQuerySource } from '../../workers/src/billing-ingest/sources/bigquery.ts';
+import { runIngest } from '../../workers/src/billing-ingest/ingest.ts';
 import { testEnv } from '../helper.ts';
 
 const ACME = { customerId: 'acme-corp', billingAccountId: '01A2B3-C4D5E6-F7A8B9' };

@@ -5,14 +5,14 @@ import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Queue, QueueEvents } from 'bullmq';
-import type { QueueName } from '@cc/shared/queues.ts';
 import { addDays, billingToday } from '@cc/shared/time.ts';
-import { gcpGeneratedSource } from '../../workers/src/adapters/billing/gcp-generator.ts';
-import { runIngest } from '../../workers/src/billing/ingest.ts';
+import { gcpGeneratedSource } from '../../workers/src/billing-ingest/sources/gcp-generator.ts';
+import { runIngest } from '../../workers/src/billing-ingest/ingest.ts';
 import { billingIngestHandler } from '../../workers/src/jobs/billing-ingest.ts';
-import { billingCache } from '../../workers/src/billing/cache.ts';
-import { createProducer, startWorkers } from '../../workers/src/worker-host.ts';
-import type { Handler } from '../../workers/src/handlers.ts';
+import { createProducer } from '@cc/shared/producer.ts';
+import { chartCache } from '@cc/shared/billing/chart-cache.ts';
+import { createLogger } from '@cc/shared/logger.ts';
+import { startWorkers } from '../../workers/src/worker-host.ts';
 import { build, login, bearer } from '../helper.ts';
 import { REDIS_URL } from '../db.ts';
 
@@ -30,15 +30,14 @@ t.test('chart answers are cached per account and settings, and an ingest of the 
   const window = { from: addDays(today, -10), to: addDays(today, -1) };
   await runIngest({ pool, ...ACME, sourceKind: 'gcp-generated', source: gcpGeneratedSource({ ...ACME, ...window }) });
 
-  const cache = billingCache(REDIS_URL, config.QUEUE_PREFIX);
-  t.teardown(() => cache.close());
-  const producer = createProducer(REDIS_URL, config.QUEUE_PREFIX);
+  const producer = createProducer(REDIS_URL, config.QUEUE_PREFIX, () => undefined);
   t.teardown(() => producer.close());
+  const cache = chartCache(producer.redis, config.QUEUE_PREFIX, createLogger('silent'));
   const host = await startWorkers({
     redisUrl: REDIS_URL,
     prefix: config.QUEUE_PREFIX,
     queues: ['billing-ingest'],
-    handlers: { 'billing-ingest': billingIngestHandler({ pool, billingCache: cache, enqueue: producer.enqueue }) } as Record<QueueName, Handler>,
+    handlers: { 'billing-ingest': billingIngestHandler({ pool, billingSources: {}, chartCache: cache, enqueue: producer.enqueue }) },
   });
   t.teardown(() => host.close());
   const events = new QueueEvents('billing-ingest', { connection: { url: REDIS_URL }, prefix: config.QUEUE_PREFIX });
@@ -120,7 +119,7 @@ t.test('chart answers are cached per account and settings, and an ingest of the 
   // The CLI backfill runs the same ingest in its own process and drops the account's cached charts too.
   const cli = await promisify(execFile)(
     'npx',
-    ['tsx', 'infra/cli/cc.ts', 'ingest', '--customer', 'acme-corp', '--billing-account', ACME.billingAccountId, '--generate', '--from', addDays(today, -2), '--to', addDays(today, -1)],
+    ['tsx', 'workers/src/billing-ingest/cli.ts', 'ingest', '--customer', 'acme-corp', '--billing-account', ACME.billingAccountId, '--generate', '--from', addDays(today, -2), '--to', addDays(today, -1)],
     { env: { ...process.env, DATABASE_URL: config.DATABASE_URL, REDIS_URL, QUEUE_PREFIX: config.QUEUE_PREFIX } },
   );
   t.match(cli.stdout, /loaded \d+ rows into 2 days/);

@@ -7,14 +7,16 @@ import { promisify } from 'node:util';
 import { parse } from 'csv-parse/sync';
 import { Queue, QueueEvents } from 'bullmq';
 import type { Pool } from '@cc/shared/db/pool.ts';
-import { jobOptions, type QueueName } from '@cc/shared/queues.ts';
+import { jobOptions } from '@cc/shared/queues.ts';
+import { createProducer } from '@cc/shared/producer.ts';
+import { chartCache } from '@cc/shared/billing/chart-cache.ts';
+import { createLogger } from '@cc/shared/logger.ts';
 import { addDays } from '@cc/shared/time.ts';
-import { focusCsvSource } from '../../workers/src/adapters/billing/focus-csv.ts';
-import { gcpGeneratedSource, generatedRowsForDay, isSpikeDay } from '../../workers/src/adapters/billing/gcp-generator.ts';
-import { runIngest, IngestRejected, type IngestProgress } from '../../workers/src/billing/ingest.ts';
+import { focusCsvSource } from '../../workers/src/billing-ingest/sources/focus-csv.ts';
+import { gcpGeneratedSource, generatedRowsForDay, isSpikeDay } from '../../workers/src/billing-ingest/sources/gcp-generator.ts';
+import { runIngest, IngestRejected, type IngestProgress } from '../../workers/src/billing-ingest/ingest.ts';
 import { billingIngestHandler } from '../../workers/src/jobs/billing-ingest.ts';
 import { startWorkers } from '../../workers/src/worker-host.ts';
-import type { Handler } from '../../workers/src/handlers.ts';
 import { testEnv } from '../helper.ts';
 import { REDIS_URL } from '../db.ts';
 
@@ -270,7 +272,7 @@ t.test('a malformed file is rejected whole, with line numbers; earlier data stay
   }
 
   // The CLI lists every bad line and exits non-zero.
-  const cli = await promisify(execFile)('npx', ['tsx', 'infra/cli/cc.ts', 'ingest', '--customer', GLOBEX.customerId, '--billing-account', GLOBEX.billingAccountId, '--file', file], {
+  const cli = await promisify(execFile)('npx', ['tsx', 'workers/src/billing-ingest/cli.ts', 'ingest', '--customer', GLOBEX.customerId, '--billing-account', GLOBEX.billingAccountId, '--file', file], {
     cwd: new URL('../../', import.meta.url).pathname,
     env: { ...process.env, DATABASE_URL: config.DATABASE_URL },
   }).then(
@@ -285,11 +287,14 @@ t.test('a malformed file is rejected whole, with line numbers; earlier data stay
 
 t.test('billing-ingest queue: the worker runs the job with progress; a bad file fails once, unretried', async (t) => {
   const { pool, config } = await testEnv(t);
+  const producer = createProducer(REDIS_URL, config.QUEUE_PREFIX, () => undefined);
+  t.teardown(() => producer.close());
+  const chartCacheOfTest = chartCache(producer.redis, config.QUEUE_PREFIX, createLogger('silent'));
   const host = await startWorkers({
     redisUrl: REDIS_URL,
     prefix: config.QUEUE_PREFIX,
     queues: ['billing-ingest'],
-    handlers: { 'billing-ingest': billingIngestHandler({ pool }) } as Record<QueueName, Handler>,
+    handlers: { 'billing-ingest': billingIngestHandler({ pool, billingSources: {}, chartCache: chartCacheOfTest, enqueue: producer.enqueue }) },
   });
   t.teardown(() => host.close());
   const queue = new Queue('billing-ingest', { connection: { url: REDIS_URL }, prefix: config.QUEUE_PREFIX });

@@ -4,10 +4,10 @@
  * anomaly that the Anomaly Detection screen asks for (the api answer with the customer's own thresholds).
  */
 import t from 'tap';
-import type { Job } from 'bullmq';
+import type { JobFor } from '@cc/shared/queues.ts';
 import { addDays, billingToday } from '@cc/shared/time.ts';
-import { gcpGeneratedSource, generatedRowsForDay } from '../../workers/src/adapters/billing/gcp-generator.ts';
-import { runIngest } from '../../workers/src/billing/ingest.ts';
+import { gcpGeneratedSource, generatedRowsForDay } from '../../workers/src/billing-ingest/sources/gcp-generator.ts';
+import { runIngest } from '../../workers/src/billing-ingest/ingest.ts';
 import { anomalyDetectHandler } from '../../workers/src/jobs/anomaly-detect.ts';
 import { addDemoSpikes, DEMO_SPIKE_SKU } from '../../infra/scripts/demo-spike.ts';
 import { build, login, bearer } from '../helper.ts';
@@ -47,9 +47,9 @@ t.test('the demo spike makes the judged day show an anomaly', async (t) => {
   t.same(demo, [{ project_id: 'acmeco-analytics-prod', service: 'BigQuery' }], 'one clearly named line');
 
   // What seed-billing queues at its end, run in-process: detection of the default (judged) day.
-  const result = await anomalyDetectHandler({ pool, mailer: null as never, mailDomain: 'commandcenter.test', enqueue: app.producers.enqueue, publicUrl: 'http://cc.test' })({
+  const result = await anomalyDetectHandler({ pool, enqueue: app.producers.enqueue, publicUrl: 'http://cc.test' })({
     data: {},
-  } as Job);
+  } as JobFor<'anomaly-detect'>);
   t.equal(result.date, judged);
 
   const token = await login(app, 'alice@acme.example');

@@ -20,7 +20,7 @@ t.test('an invited user sets a password from the e-mailed link and signs in', as
     redisUrl: REDIS_URL,
     prefix: config.QUEUE_PREFIX,
     queues: ['notify'],
-    handlers: buildHandlers({ pool, mailer: smtpMailer(`smtp://127.0.0.1:${smtp.port}`, config.MAIL_FROM), mailDomain: 'commandcenter.test' }),
+    handlers: buildHandlers(['notify'], { pool, mailer: smtpMailer(`smtp://127.0.0.1:${smtp.port}`, config.MAIL_FROM), mailDomain: 'commandcenter.test' }),
   });
   t.teardown(() => host.close());
   const events = new QueueEvents('notify', { connection: { url: REDIS_URL }, prefix: config.QUEUE_PREFIX });

@@ -17,7 +17,7 @@ t.test('notify queue delivers e-mail over real SMTP, once per key', async (t) =>
     redisUrl: REDIS_URL,
     prefix: config.QUEUE_PREFIX,
     queues: ['notify'],
-    handlers: buildHandlers({ pool, mailer, mailDomain: 'commandcenter.test' }),
+    handlers: buildHandlers(['notify'], { pool, mailer, mailDomain: 'commandcenter.test' }),
   });
   t.teardown(() => host.close());
   const events = new QueueEvents('notify', { connection: { url: REDIS_URL }, prefix: config.QUEUE_PREFIX });
@@ -31,7 +31,7 @@ t.test('notify queue delivers e-mail over real SMTP, once per key', async (t) =>
     html: '<p>Month-to-date spend <b>1,234.56 EUR</b> exceeds the quota of 1,000.00 EUR.</p>',
     key: 'test-alert-1-2026-11',
   };
-  const jobId = await app.producers.enqueue('notify', command);
+  const jobId = await app.producers.enqueue('notify', 'notify.send', command);
   t.equal(jobId, 'notify-test-alert-1-2026-11');
   const job = await app.producers.queues.notify.getJob(jobId);
   const result = await job!.waitUntilFinished(events, 15000);
@@ -50,7 +50,7 @@ t.test('notify queue delivers e-mail over real SMTP, once per key', async (t) =>
   t.match(mail.mail_from, /no-reply@commandcenter.local/);
 
   // The same notice again (completed jobs are removed, so BullMQ would run it): still one e-mail.
-  const again = await app.producers.enqueue('notify', command);
+  const again = await app.producers.enqueue('notify', 'notify.send', command);
   const second = await (await app.producers.queues.notify.getJob(again))!.waitUntilFinished(events, 15000);
   t.same(second, { skipped: 'already sent' });
   const { rows } = await pool.query('SELECT count(*)::int AS n FROM mail_message');
@@ -68,7 +68,7 @@ t.test('a bad payload fails at once without retries', async (t) => {
     redisUrl: REDIS_URL,
     prefix: config.QUEUE_PREFIX,
     queues: ['notify'],
-    handlers: buildHandlers({ pool, mailer: smtpMailer('smtp://127.0.0.1:9', config.MAIL_FROM), mailDomain: 'x.test' }),
+    handlers: buildHandlers(['notify'], { pool, mailer: smtpMailer('smtp://127.0.0.1:9', config.MAIL_FROM), mailDomain: 'x.test' }),
   });
   t.teardown(() => host.close());
   const events = new QueueEvents('notify', { connection: { url: REDIS_URL }, prefix: config.QUEUE_PREFIX });

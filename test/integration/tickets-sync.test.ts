@@ -43,7 +43,7 @@ t.test('through the queues: the local ticket system gets the ticket once, and th
     redisUrl: REDIS_URL,
     prefix: config.QUEUE_PREFIX,
     queues: ['ticket-sync', 'notify'],
-    handlers: buildHandlers({
+    handlers: buildHandlers(['ticket-sync', 'notify'], {
       pool,
       mailer,
       mailDomain: 'commandcenter.test',
@@ -71,8 +71,8 @@ t.test('through the queues: the local ticket system gets the ticket once, and th
   t.ok(synced.labels.includes(`cc-${ticket.id}`));
 
   // the same create command again (a retried request or a duplicate enqueue): still one issue
-  await app.producers.enqueue('ticket-sync', { op: 'create', ticket_id: ticket.id });
-  await app.producers.enqueue('ticket-sync', { op: 'pull' });
+  await app.producers.enqueue('ticket-sync', 'ticket.sync', { op: 'create', ticket_id: ticket.id });
+  await app.producers.enqueue('ticket-sync', 'ticket.sync', { op: 'pull' });
   await new Promise((r) => setTimeout(r, 1500));
   t.equal((await pool.query('SELECT count(*)::int AS n FROM local_issue')).rows[0].n, 1);
 

@@ -2,13 +2,15 @@ import { createServer } from 'node:http';
 import { loadConfig, ConfigError, type Config } from '@cc/shared/config.ts';
 import { createPool } from '@cc/shared/db/pool.ts';
 import { parseQueueList } from '@cc/shared/queues.ts';
+import { createProducer } from '@cc/shared/producer.ts';
+import { chartCache } from '@cc/shared/billing/chart-cache.ts';
+import { createLogger } from '@cc/shared/logger.ts';
 import { buildHandlers } from './handlers.ts';
-import { createProducer, startWorkers } from './worker-host.ts';
+import { startWorkers } from './worker-host.ts';
 import { smtpMailer } from './mail/smtp-mailer.ts';
 import { startLocalSmtpServer } from './mail/local-smtp-server.ts';
 import { attachmentReaderFromConfig, ticketSystemFromConfig } from './adapters/jira/from-config.ts';
-import { billingCache as createBillingCache } from './billing/cache.ts';
-import { billingSourcesFromConfig } from './billing/sources-from-config.ts';
+import { billingSourcesFromConfig } from './billing-ingest/sources/from-config.ts';
 
 let config: Config;
 try {
@@ -21,35 +23,31 @@ try {
   throw err;
 }
 
-const log = (level: string, msg: string, extra: Record<string, unknown> = {}) =>
-  console.log(JSON.stringify({ level, time: new Date().toISOString(), process: 'worker', msg, ...extra }));
-
+const log = createLogger(config.LOG_LEVEL, { process: 'worker' });
 const queues = parseQueueList(config.WORKER_QUEUES);
 const pool = createPool(config.DATABASE_URL);
 const localSmtp = config.MAIL === 'local' && queues.includes('notify') ? await startLocalSmtpServer(pool, config.LOCAL_SMTP_PORT) : null;
 const smtpUrl = localSmtp ? `smtp://127.0.0.1:${localSmtp.port}` : config.SMTP_URL;
 const mailer = smtpMailer(smtpUrl, config.MAIL_FROM);
-const mailDomain = new URL(config.PUBLIC_URL).hostname;
-const producer = createProducer(config.REDIS_URL, config.QUEUE_PREFIX);
-const billingCache = createBillingCache(config.REDIS_URL, config.QUEUE_PREFIX);
+const producer = createProducer(config.REDIS_URL, config.QUEUE_PREFIX, (err) => log.warn({ err }, 'redis connection error (producer)'));
 
 const host = await startWorkers({
   redisUrl: config.REDIS_URL,
   prefix: config.QUEUE_PREFIX,
   queues,
-  handlers: buildHandlers({
+  handlers: buildHandlers(queues, {
     pool,
     mailer,
-    mailDomain,
-    enqueue: producer.enqueue,
+    mailDomain: new URL(config.PUBLIC_URL).hostname,
     publicUrl: config.PUBLIC_URL,
-    billingCache,
+    enqueue: producer.enqueue,
+    chartCache: chartCache(producer.redis, config.QUEUE_PREFIX, log),
     billingSources: billingSourcesFromConfig(config),
     ticketSystem: ticketSystemFromConfig(config, pool),
     attachmentStore: attachmentReaderFromConfig(config),
   }),
   installSchedules: true,
-  log,
+  logger: log,
 });
 
 const metricsServer = createServer((req, res) => {
@@ -67,10 +65,9 @@ let stopping = false;
 const shutdown = async (signal: string) => {
   if (stopping) return;
   stopping = true;
-  log('info', 'shutting down: finishing active jobs', { signal });
+  log.info({ signal }, 'shutting down: finishing active jobs');
   await host.close();
   await producer.close();
-  await billingCache.close();
   metricsServer.close();
   await mailer.close();
   await localSmtp?.close();

@@ -1,22 +1,21 @@
-import { Worker, UnrecoverableError, type Job } from 'bullmq';
+import { Queue, Worker, UnrecoverableError } from 'bullmq';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { QUEUES, QUEUE_NAMES, SCHEDULES, SCHEDULE_TIME_ZONE, jobOptions, payloadError, type QueueName, type QueuePayload } from '@cc/shared/queues.ts';
+import { SCHEDULES, SCHEDULE_TIME_ZONE, payloadError, type Handler, type Handlers, type JobOf, type QueueName } from '@cc/shared/queues.ts';
 import { redisConnection } from '@cc/shared/redis.ts';
-import { Queue } from 'bullmq';
-import type { Handler } from './handlers.ts';
+import { createLogger, type Logger } from '@cc/shared/logger.ts';
 
-export interface WorkerHostOptions {
+export interface WorkerHostOptions<Q extends QueueName> {
   redisUrl: string;
   prefix: string;
-  queues: QueueName[];
-  handlers: Record<QueueName, Handler>;
+  queues: readonly Q[];
+  handlers: Handlers<Q>;
   concurrency?: number;
-  log?: (level: 'info' | 'warn' | 'error', msg: string, extra?: Record<string, unknown>) => void;
+  /** Default: silent (tests). */
+  logger?: Logger;
   installSchedules?: boolean;
 }
 
 export interface WorkerHost {
-  workers: Worker[];
   metrics: Registry;
   /** Stops taking jobs, waits for active ones to finish (or be released), closes connections. */
   close(): Promise<void>;
@@ -25,10 +24,10 @@ export interface WorkerHost {
 /**
  * Runs one BullMQ Worker per queue. Payloads are checked against the registry before the handler
  * runs (a bad payload is unrecoverable: retrying cannot fix it); a failure is logged once, on the
- * final attempt.
+ * final attempt. Every queue served needs its handler, else nothing starts.
  */
-export async function startWorkers(opts: WorkerHostOptions): Promise<WorkerHost> {
-  const log = opts.log ?? (() => undefined);
+export async function startWorkers<Q extends QueueName>(opts: WorkerHostOptions<Q>): Promise<WorkerHost> {
+  const log = opts.logger ?? createLogger('silent');
   for (const q of opts.queues) {
     if (typeof opts.handlers[q] !== 'function') throw new Error(`no handler registered for queue ${q}`);
   }
@@ -44,13 +43,13 @@ export async function startWorkers(opts: WorkerHostOptions): Promise<WorkerHost>
   const failures = new Counter({ name: 'cc_job_failures_total', help: 'Failed job attempts', labelNames: ['queue', 'final'], registers: [metrics] });
 
   const connection = redisConnection(opts.redisUrl, 'worker');
-  connection.on('error', (err) => log('warn', 'redis connection error', { err: String(err) }));
+  connection.on('error', (err) => log.warn({ err }, 'redis connection error'));
 
-  const workers = opts.queues.map((name) => {
-    const handler = opts.handlers[name];
-    const worker = new Worker(
+  function startWorker<K extends Q>(name: K, handler: Handler<K>) {
+    // The Worker's payload type is the registry's claim for this queue, checked on every job before the handler runs.
+    const worker = new Worker<JobOf<K>['data'], unknown, JobOf<K>['name']>(
       name,
-      async (job: Job) => {
+      async (job) => {
         const problem = payloadError(name, job.data);
         if (problem) throw new UnrecoverableError(`bad ${name} payload: ${problem}`);
         const end = duration.startTimer({ queue: name });
@@ -65,59 +64,30 @@ export async function startWorkers(opts: WorkerHostOptions): Promise<WorkerHost>
       },
       { connection, prefix: opts.prefix, concurrency: opts.concurrency ?? 4, autorun: true },
     );
-    worker.on('error', (err) => log('error', `worker ${name} error`, { err: String(err) }));
+    worker.on('error', (err) => log.error({ err }, `worker ${name} error`));
     worker.on('failed', (job, err) => {
       const final = !job || err instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1);
       failures.inc({ queue: name, final: String(final) });
-      if (final) log('error', `job failed`, { queue: name, jobId: job?.id, err: err.message });
+      if (final) log.error({ queue: name, jobId: job?.id, err: err.message }, 'job failed');
     });
     return worker;
-  });
+  }
+  const workers = opts.queues.map((name) => startWorker(name, opts.handlers[name]));
 
   if (opts.installSchedules) {
-    for (const s of SCHEDULES.filter((s) => opts.queues.includes(s.queue))) {
+    for (const s of SCHEDULES.filter((s) => (opts.queues as readonly QueueName[]).includes(s.queue))) {
       const queue = new Queue(s.queue, { connection, prefix: opts.prefix });
-      await queue.upsertJobScheduler(s.id, { pattern: s.pattern, tz: SCHEDULE_TIME_ZONE }, { name: QUEUES[s.queue].job, data: s.data });
+      await queue.upsertJobScheduler(s.id, { pattern: s.pattern, tz: SCHEDULE_TIME_ZONE }, { name: s.name, data: s.data });
       await queue.close();
     }
   }
   await Promise.all(workers.map((w) => w.waitUntilReady()));
-  log('info', `workers started`, { queues: opts.queues });
+  log.info({ queues: opts.queues }, 'workers started');
 
   return {
-    workers,
     metrics,
     async close() {
       await Promise.all(workers.map((w) => w.close()));
-      connection.disconnect();
-    },
-  };
-}
-
-/** Adds one job to a queue of the registry (deterministic job id from the registry); resolves to the job id. */
-export type Enqueue = <Q extends QueueName>(queue: Q, data: QueuePayload<Q>) => Promise<string>;
-
-/** A producer for jobs that enqueue other jobs (the api has its own in plugins/external/queues.ts). */
-export function createProducer(redisUrl: string, prefix: string): { enqueue: Enqueue; close(): Promise<void> } {
-  const connection = redisConnection(redisUrl, 'producer');
-  connection.on('error', () => undefined);
-  const queues = new Map<QueueName, Queue>();
-  const queueOf = (name: QueueName) => {
-    let q = queues.get(name);
-    if (!q) {
-      if (!QUEUE_NAMES.includes(name)) throw new Error(`unknown queue ${name}`);
-      q = new Queue(name, { connection, prefix });
-      queues.set(name, q);
-    }
-    return q;
-  };
-  return {
-    async enqueue(queue, data) {
-      const job = await queueOf(queue).add(QUEUES[queue].job, data, jobOptions(queue, data));
-      return job.id ?? '';
-    },
-    async close() {
-      await Promise.all([...queues.values()].map((q) => q.close()));
       connection.disconnect();
     },
   };

@@ -1,8 +1,7 @@
-import type { Job } from 'bullmq';
-import type { QueuePayload } from '@cc/shared/queues.ts';
+import type { JobFor } from '@cc/shared/queues.ts';
 import { listPendingNotices, markNoticeSent, recordQuotaCrossings } from '@cc/shared/db/alerts.ts';
 import { addDays, billingToday } from '@cc/shared/time.ts';
-import type { WorkerDeps } from '../handlers.ts';
+import type { DepsOf } from '../deps.ts';
 import { alertNotice } from '../mail/templates/alert-notice.ts';
 
 /** Days into a month during which the previous month is evaluated too. */
@@ -16,8 +15,8 @@ const monthStart = (day: string) => `${day.slice(0, 7)}-01`;
  * under the key alert-{id}-{month}; the notice is marked sent after the enqueue, so a retry re-enqueues under the
  * same key and notify drops the duplicate. Never two e-mails for one alert and month.
  */
-export function alertEvaluateHandler(deps: WorkerDeps) {
-  return async (job: Job<QueuePayload<'alert-evaluate'>>) => {
+export function alertEvaluateHandler(deps: DepsOf<'alert-evaluate'>) {
+  return async (job: JobFor<'alert-evaluate'>) => {
     const day = job.data.day ?? billingToday();
     const customerId = job.data.customer_id ?? null;
     const billingAccountId = job.data.billing_account_id ?? null;
@@ -31,8 +30,7 @@ export function alertEvaluateHandler(deps: WorkerDeps) {
     let notices = 0;
     for (const n of await listPendingNotices(deps.pool, customerId)) {
       if (n.recipients.length > 0) {
-        if (!deps.enqueue) throw new Error('alert-evaluate needs a producer (WorkerDeps.enqueue) to e-mail notices');
-        await deps.enqueue('notify', { to: n.recipients, ...alertNotice(n, deps.publicUrl ?? ''), key: `alert-${n.alert_id}-${n.month}` });
+        await deps.enqueue('notify', 'notify.send', { to: n.recipients, ...alertNotice(n, deps.publicUrl), key: `alert-${n.alert_id}-${n.month}` });
         notices += 1;
       }
       await markNoticeSent(deps.pool, n.id, n.recipients);

@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { Job } from 'bullmq';
-import type { QueuePayload } from '@cc/shared/queues.ts';
+import type { JobFor } from '@cc/shared/queues.ts';
 import { withTransaction } from '@cc/shared/db/pool.ts';
 import { detectAnomalies, listUnnotifiedAnomalies, markAnomaliesNotified, type UnnotifiedAnomaly } from '@cc/shared/db/anomalies.ts';
 import { ANOMALY_CANDIDATE_RETENTION_DAYS, ANOMALY_DATE_OFFSET_DAYS, ANOMALY_MIN_HISTORY_DAYS, ANOMALY_WINDOW_DAYS } from '@cc/shared/insights/anomaly-rule.ts';
 import { addDays, billingToday } from '@cc/shared/time.ts';
-import type { WorkerDeps } from '../handlers.ts';
+import type { DepsOf } from '../deps.ts';
 import { anomalyNotice } from '../mail/templates/anomaly-notice.ts';
 
 /**
@@ -14,8 +13,8 @@ import { anomalyNotice } from '../mail/templates/anomaly-notice.ts';
  * met the customer's thresholds and were not e-mailed yet, one notice per account and day, to the customer's alert list.
  * Safe to retry: the notify key is derived from the anomaly ids it lists, and rows are marked after the enqueue.
  */
-export function anomalyDetectHandler(deps: WorkerDeps) {
-  return async (job: Job<QueuePayload<'anomaly-detect'>>) => {
+export function anomalyDetectHandler(deps: DepsOf<'anomaly-detect'>) {
+  return async (job: JobFor<'anomaly-detect'>) => {
     const date = job.data.date ?? addDays(billingToday(), -ANOMALY_DATE_OFFSET_DAYS);
     const customerId = job.data.customer_id ?? null;
     const runs = await withTransaction(deps.pool, (tx) =>
@@ -26,7 +25,7 @@ export function anomalyDetectHandler(deps: WorkerDeps) {
   };
 }
 
-async function notifyNewAnomalies(deps: WorkerDeps, date: string, customerId: string | null): Promise<number> {
+async function notifyNewAnomalies(deps: DepsOf<'anomaly-detect'>, date: string, customerId: string | null): Promise<number> {
   const pending = await listUnnotifiedAnomalies(deps.pool, date, customerId);
   const groups = new Map<string, UnnotifiedAnomaly[]>();
   for (const a of pending) {
@@ -37,9 +36,8 @@ async function notifyNewAnomalies(deps: WorkerDeps, date: string, customerId: st
   for (const anomalies of groups.values()) {
     const first = anomalies[0];
     if (first.recipients.length > 0) {
-      if (!deps.enqueue) throw new Error('anomaly-detect needs a producer (WorkerDeps.enqueue) to e-mail anomalies');
-      const mail = anomalyNotice(first.customer_name, first.billing_account_id, date, anomalies, deps.publicUrl ?? '');
-      await deps.enqueue('notify', { to: first.recipients, ...mail, key: noticeKey(anomalies) });
+      const mail = anomalyNotice(first.customer_name, first.billing_account_id, date, anomalies, deps.publicUrl);
+      await deps.enqueue('notify', 'notify.send', { to: first.recipients, ...mail, key: noticeKey(anomalies) });
       sent += 1;
     }
     // Nobody on the alert list: marked all the same, so a later addition does not receive old findings.

@@ -1,19 +1,10 @@
-import { UnrecoverableError, type Job } from 'bullmq';
-import type { Pool } from '@cc/shared/db/pool.ts';
-import type { QueuePayload } from '@cc/shared/queues.ts';
-import type { BillingSourceDeps } from '../adapters/billing/index.ts';
-import type { BillingCache } from '../billing/cache.ts';
-import type { Enqueue } from '../worker-host.ts';
-import { ingestCommand, BadIngestCommand, IngestRejected, type IngestProgress } from '../billing/ingest.ts';
-
-export interface BillingIngestDeps {
-  pool: Pool;
-  billingSources?: BillingSourceDeps;
-  /** Invalidates the api's cached chart answers of the account once its data changed. */
-  billingCache?: Pick<BillingCache, 'invalidate'>;
-  /** Enqueues the follow-up anomaly detection and alert evaluation. */
-  enqueue?: Enqueue;
-}
+import { UnrecoverableError } from 'bullmq';
+import type { JobFor } from '@cc/shared/queues.ts';
+import { BadIngestCommand } from '@cc/shared/commands/billing-ingest.ts';
+import type { DepsOf } from '../deps.ts';
+import { ingestCommand } from '../billing-ingest/command.ts';
+import { IngestRejected, type IngestProgress } from '../billing-ingest/ingest.ts';
+import { afterIngest } from '../billing-ingest/after-ingest.ts';
 
 /** Reading is 0–90 % of a job, replacing the slices and rollups the last 10 %. */
 export function progressPercent(p: IngestProgress): number {
@@ -27,8 +18,8 @@ export function progressPercent(p: IngestProgress): number {
  * twice, or retrying after a crash, leaves the same totals. A bad file or command is unrecoverable
  * (retrying cannot fix it); database or network failures are retried with the queue's backoff.
  */
-export function billingIngestHandler(deps: BillingIngestDeps) {
-  return async (job: Job<QueuePayload<'billing-ingest'>>) => {
+export function billingIngestHandler(deps: DepsOf<'billing-ingest'>) {
+  return async (job: JobFor<'billing-ingest'>) => {
     const cmd = job.data;
     try {
       let last = -1;
@@ -39,11 +30,7 @@ export function billingIngestHandler(deps: BillingIngestDeps) {
           if (pct !== last) await job.updateProgress((last = pct));
         },
       });
-      // The data is committed: cached charts of the account are stale now, and anomalies and alert quotas must be
-      // judged on the new figures. A failure here retries the job, and the re-ingest replaces the same slices.
-      await deps.billingCache?.invalidate(cmd.billing_account_id);
-      await deps.enqueue?.('anomaly-detect', { customer_id: cmd.customer_id });
-      await deps.enqueue?.('alert-evaluate', { customer_id: cmd.customer_id, billing_account_id: cmd.billing_account_id });
+      await afterIngest(deps, cmd);
       return summary;
     } catch (err) {
       if (err instanceof BadIngestCommand) throw new UnrecoverableError(err.message);

@@ -1,14 +1,6 @@
-import type { Job } from 'bullmq';
-import type { Pool } from '@cc/shared/db/pool.ts';
-import type { QueuePayload } from '@cc/shared/queues.ts';
-import type { Mailer } from '@cc/shared/ports/mailer.ts';
+import type { JobFor } from '@cc/shared/queues.ts';
 import { markMailSent, wasMailSent } from '@cc/shared/db/mail.ts';
-
-export interface NotifyDeps {
-  pool: Pool;
-  mailer: Mailer;
-  mailDomain: string;
-}
+import type { DepsOf } from '../deps.ts';
 
 /**
  * notify.send: one e-mail per key, ever. Completed jobs are removed from Redis, so the job id alone
@@ -16,8 +8,8 @@ export interface NotifyDeps {
  * a crash in between re-sends once (at-least-once) rather than losing the notice, and the stable
  * Message-ID lets mail clients fold such a duplicate.
  */
-export function notifyHandler(deps: NotifyDeps) {
-  return async (job: Job<QueuePayload<'notify'>>) => {
+export function notifyHandler(deps: DepsOf<'notify'>) {
+  return async (job: JobFor<'notify'>) => {
     const { to, subject, text, html, key } = job.data;
     if (await wasMailSent(deps.pool, key)) return { skipped: 'already sent' };
     const result = await deps.mailer.send({ to, subject, text, html, messageId: `<${key}@${deps.mailDomain}>` });

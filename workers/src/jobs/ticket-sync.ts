@@ -1,23 +1,16 @@
-import { UnrecoverableError, type Job } from 'bullmq';
-import type { QueuePayload } from '@cc/shared/queues.ts';
+import { UnrecoverableError } from 'bullmq';
+import type { JobFor } from '@cc/shared/queues.ts';
 import { markSyncFailed } from '@cc/shared/db/tickets.ts';
-import { localAttachmentStore } from '@cc/shared/ports/attachment-store.ts';
-import type { WorkerDeps } from '../handlers.ts';
-import { localTicketSystem } from '../adapters/jira/local.ts';
+import type { DepsOf } from '../deps.ts';
 import { pullChanges, pullIssue, syncTicket, type TicketSyncDeps } from '../adapters/jira/sync.ts';
 
 /**
  * ticket.sync: writes local ticket changes through to the system of record and pulls its changes back
- * (see adapters/jira/sync.ts). Without configured adapters it uses the local ticket system and the local
- * attachment directory, so a worker started with only {pool, mailer} still runs the whole flow.
+ * (see adapters/jira/sync.ts).
  */
-export function ticketSyncHandler(deps: WorkerDeps) {
-  const sync: TicketSyncDeps = {
-    pool: deps.pool,
-    system: deps.ticketSystem ?? localTicketSystem(deps.pool, { project: 'MSP' }),
-    store: deps.attachmentStore ?? localAttachmentStore({ dir: 'var/attachments', secret: 'unused-by-the-worker' }),
-  };
-  return async (job: Job<QueuePayload<'ticket-sync'>>): Promise<unknown> => {
+export function ticketSyncHandler(deps: DepsOf<'ticket-sync'>) {
+  const sync: TicketSyncDeps = { pool: deps.pool, system: deps.ticketSystem, store: deps.attachmentStore };
+  return async (job: JobFor<'ticket-sync'>): Promise<unknown> => {
     const { op, ticket_id: ticketId, jira_key: jiraKey } = job.data;
     if (op === 'pull') return pullChanges(sync);
     if (op === 'pull-issue') {

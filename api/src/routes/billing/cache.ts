@@ -1,17 +1,6 @@
-/**
- * Answer cache in Redis for the billing charts and settings (see shared/src/billing/cache-keys.ts for the key
- * scheme). The cache holds the answer's JSON text and a hit is sent as that text: no parse and re-serialisation
- * per request, and a hit is byte for byte the answer that was computed. Redis trouble never fails a request: the
- * answer is computed and served uncached.
- */
+/** The billing charts' and settings' answer cache (shared/src/billing/chart-cache.ts) on the api's Redis connection. */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { billingVersionKey, chartCacheKey, CHART_CACHE_TTL_SECONDS } from '@cc/shared/billing/cache-keys.ts';
-
-export interface CachedJson {
-  /** The answer as JSON text. */
-  json: string;
-  hit: boolean;
-}
+import { chartCache, type CachedJson } from '@cc/shared/billing/chart-cache.ts';
 
 export async function cachedJson(
   app: FastifyInstance,
@@ -19,23 +8,7 @@ export async function cachedJson(
   settings: unknown,
   compute: () => Promise<unknown>,
 ): Promise<CachedJson> {
-  const redis = app.producers.redis;
-  const prefix = app.config.QUEUE_PREFIX;
-  let key: string | null = null;
-  try {
-    const version = (await redis.get(billingVersionKey(prefix, target.billingAccountId))) ?? '0';
-    key = chartCacheKey(prefix, target.customerId, target.billingAccountId, version, settings);
-    const hit = await redis.get(key);
-    if (hit !== null) return { json: hit, hit: true };
-  } catch (err) {
-    app.log.warn({ err }, 'billing cache unavailable');
-    key = null;
-  }
-  const json = JSON.stringify(await compute());
-  if (key) {
-    await redis.set(key, json, 'EX', CHART_CACHE_TTL_SECONDS).catch((err) => app.log.warn({ err }, 'billing cache write failed'));
-  }
-  return { json, hit: false };
+  return chartCache(app.producers.redis, app.config.QUEUE_PREFIX, app.log).cachedJson(target, settings, compute);
 }
 
 /**

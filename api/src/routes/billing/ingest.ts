@@ -1,9 +1,8 @@
-import { access } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import { IngestAccepted, IngestRequest } from '@cc/shared/schemas/billing.ts';
-import { findCustomerBillingSettings } from '@cc/shared/db/billing-query.ts';
+import { BadIngestCommand, checkIngestCommand } from '@cc/shared/commands/billing-ingest.ts';
 import { errors } from '../../errors.ts';
 
 /**
@@ -16,7 +15,21 @@ export function dropFilePath(dropDir: string, file: string): string | null {
   return full.startsWith(root + sep) ? full : null;
 }
 
-/** Admin: enqueue the same billing-ingest job the CLI and the nightly schedule run. */
+/** The answer to a command the worker would refuse. */
+function refusal(err: BadIngestCommand, file: string | undefined): Error {
+  switch (err.problem) {
+    case 'customer-unknown':
+      return new errors.customerNotFound();
+    case 'account-foreign':
+      return new errors.notFound('Billing account not found');
+    case 'file-not-found':
+      return new errors.badRequest(`file not found in the ingest drop directory: ${file}`);
+    default:
+      return new errors.badRequest(err.message);
+  }
+}
+
+/** Admin: enqueue the same billing-ingest job the CLI and the nightly schedule run, after the same checks. */
 const ingest: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/v2/billing/ingest',
@@ -30,27 +43,17 @@ const ingest: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) => {
-      const cmd = req.body;
-      const customer = await findCustomerBillingSettings(app.pg, req.customerId!);
-      if (!customer) throw new errors.customerNotFound();
-      if (!customer.billing_account_ids.includes(cmd.billing_account_id)) throw new errors.notFound('Billing account not found');
-      let file: string | undefined;
-      if (cmd.source === 'focus-file') {
-        if (!cmd.file) throw new errors.badRequest('file: This field is required for source focus-file');
-        const full = dropFilePath(app.config.INGEST_DROP_DIR, cmd.file);
-        if (!full) throw new errors.badRequest('file must be inside the ingest drop directory');
-        try {
-          await access(full);
-        } catch {
-          throw new errors.badRequest(`file not found in the ingest drop directory: ${cmd.file}`);
-        }
-        file = full;
-      } else if (cmd.file) {
-        throw new errors.badRequest(`file is only used with source focus-file`);
+      const { customer_id, billing_account_id, source, file, from, to } = req.body;
+      const full = file === undefined ? undefined : dropFilePath(app.config.INGEST_DROP_DIR, file);
+      if (full === null) throw new errors.badRequest('file must be inside the ingest drop directory');
+      // Built field by field: the job carries the command's fields only, whatever else the body held.
+      const cmd = { customer_id, billing_account_id, source, ...(full ? { file: full } : {}), ...(from ? { from } : {}), ...(to ? { to } : {}) };
+      try {
+        await checkIngestCommand(app.pg, cmd);
+      } catch (err) {
+        throw err instanceof BadIngestCommand ? refusal(err, file) : err;
       }
-      if (cmd.from && cmd.to && cmd.from > cmd.to) throw new errors.badRequest('from must not be after to');
-      const data = { customer_id: cmd.customer_id, billing_account_id: cmd.billing_account_id, source: cmd.source, ...(file ? { file } : {}), ...(cmd.from ? { from: cmd.from } : {}), ...(cmd.to ? { to: cmd.to } : {}) };
-      const jobId = await app.producers.enqueue('billing-ingest', data);
+      const jobId = await app.producers.enqueue('billing-ingest', 'billing.ingest', cmd);
       return reply.code(202).send({ job_id: jobId, queue: 'billing-ingest' });
     },
   );

@@ -36,7 +36,7 @@ export function rule<T>(check: () => T): T {
  */
 export async function enqueueSync(app: FastifyInstance, command: TicketSyncCommand): Promise<void> {
   try {
-    await app.producers.enqueue('ticket-sync', command);
+    await app.producers.enqueue('ticket-sync', 'ticket.sync', command);
   } catch (err) {
     app.log.warn({ err, command }, 'ticket-sync enqueue failed; the periodic pull will catch up');
   }

@@ -85,7 +85,7 @@ export function ticketWrites(store: AttachmentStore): FastifyPluginAsyncTypebox 
       const link = `${app.config.PUBLIC_URL}/supportrequest/view/${id}`;
       const meaning = isTicketPriority(t.priority) ? PRIORITY_MEANINGS[t.priority] : '';
       try {
-        await app.producers.enqueue('notify', {
+        await app.producers.enqueue('notify', 'notify.send', {
           to: customer.notify,
           subject: `New support ticket for ${customer.customer_name}: ${t.summary}`,
           text: `${by} raised a Rapid Architecture Ticket for ${customer.customer_name}.\n\nSummary: ${t.summary}\nPriority: ${t.priority} (${meaning})\n\n${t.description}\n\nOpen it: ${link}\n`,

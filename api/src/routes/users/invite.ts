@@ -17,7 +17,7 @@ export async function issueInvitation(app: FastifyInstance, db: Queryable, userI
 
 /** Sends invitation e-mails through the notify queue (the only sender). */
 export async function sendInvitations(app: FastifyInstance, mails: NotifyCommand[]): Promise<void> {
-  for (const mail of mails) await app.producers.enqueue('notify', mail);
+  for (const mail of mails) await app.producers.enqueue('notify', 'notify.send', mail);
 }
 
 /** Issues a fresh link for one user and sends it. */

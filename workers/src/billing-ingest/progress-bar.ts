@@ -1,5 +1,5 @@
 /** A one-line progress bar on stderr for `cc ingest`; plain lines when stderr is not a terminal (CI logs). */
-import type { IngestProgress } from '../../workers/src/billing/ingest.ts';
+import type { IngestProgress } from './ingest.ts';
 
 const WIDTH = 30;
 

@@ -11,12 +11,13 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '@cc/shared/config.ts';
 import { createPool } from '@cc/shared/db/pool.ts';
-import type { BillingIngestCommand } from '@cc/shared/queues.ts';
+import { redisConnection } from '@cc/shared/redis.ts';
+import { chartCache } from '@cc/shared/billing/chart-cache.ts';
+import { BadIngestCommand, defaultWindow, type BillingIngestCommand } from '@cc/shared/commands/billing-ingest.ts';
 import { billingToday } from '@cc/shared/time.ts';
-import { defaultWindow } from '../../workers/src/adapters/billing/index.ts';
-import { ingestCommand, BadIngestCommand, IngestRejected } from '../../workers/src/billing/ingest.ts';
+import { ingestCommand } from './command.ts';
+import { IngestRejected } from './ingest.ts';
 import { progressBar } from './progress-bar.ts';
-import { billingCache } from '../../workers/src/billing/cache.ts';
 
 const USAGE = `usage:
   cc ingest --customer ID --billing-account ID --file PATH
@@ -51,15 +52,20 @@ function parseIngestArgs(argv: string[]): BillingIngestCommand {
   return { ...base, source: 'gcp-generated', from: values.from, to: values.to };
 }
 
-/** Cached dashboard charts of the account are stale now; without Redis (an offline backfill) there is nothing to drop. */
+/**
+ * Cached dashboard charts of the account are stale now; without Redis (an offline backfill) there is nothing to drop.
+ * No follow-up jobs: a backfill loads many accounts, and the seed queues one detection and evaluation for all at the end.
+ */
 async function invalidateCharts(config: { REDIS_URL: string; QUEUE_PREFIX: string }, billingAccountId: string): Promise<void> {
-  const cache = billingCache(config.REDIS_URL, config.QUEUE_PREFIX);
+  const redis = redisConnection(config.REDIS_URL, 'producer');
+  redis.on('error', () => undefined);
+  const noLog = { warn: () => undefined };
   try {
-    await cache.invalidate(billingAccountId);
+    await chartCache(redis, config.QUEUE_PREFIX, noLog).invalidate(billingAccountId);
   } catch (err) {
     console.error(`warning: cached charts not invalidated (${(err as Error).message}); they expire within an hour`);
   } finally {
-    await cache.close();
+    redis.disconnect();
   }
 }
 
@@ -81,6 +87,8 @@ export async function main(argv: string[]): Promise<number> {
   const bar = progressBar();
   try {
     const summary = await ingestCommand(pool, cmd, {
+      // --file and --generate only: no BigQuery client needed.
+      sources: {},
       onOpened: (label) => console.error(`ingesting ${label} into ${cmd.customer_id} / ${cmd.billing_account_id}`),
       onProgress: (p) => bar.update(p),
     });

@@ -1,7 +1,8 @@
 /**
  * The billing ingest: source rows → validation → COPY into a session-local staging table → one
  * transaction that replaces the affected (billing account, day) slices and rebuilds their rollups.
- * The worker job and the `cc ingest` CLI both run exactly this.
+ * The worker job and the `cc ingest` CLI both run exactly this (through command.ts); tests, benches and the demo
+ * spike call it with a source of their own.
  */
 import { Readable } from 'node:stream';
 import type { PoolClient } from 'pg';
@@ -26,28 +27,7 @@ import {
   tuneReplaceTransaction,
   type IngestSourceKind,
 } from '@cc/shared/db/billing-ingest.ts';
-import { findCustomerBilling } from '@cc/shared/db/billing-ingest.ts';
-import { validateRow } from './validate.ts';
-import type { BillingIngestCommand } from '@cc/shared/queues.ts';
-import { openBillingSource, type BillingSourceDeps } from '../adapters/billing/index.ts';
-
-/** The command cannot be carried out as given (unknown customer or account, missing file, bad window); retrying will not help. */
-export class BadIngestCommand extends Error {
-  override name = 'BadIngestCommand';
-}
-
-/**
- * Checks the customer exists and owns the billing account (tenant guard for ingest: lines of an
- * account land only under the customer that lists it); returns the customer's billing settings.
- */
-export async function resolveIngestTarget(pool: Pool, customerId: string, billingAccountId: string): Promise<{ billing_currency: string }> {
-  const customer = await findCustomerBilling(pool, customerId);
-  if (!customer) throw new BadIngestCommand(`customer ${customerId} not found`);
-  if (!customer.billing_account_ids.includes(billingAccountId)) {
-    throw new BadIngestCommand(`billing account ${billingAccountId} is not an account of customer ${customerId}`);
-  }
-  return customer;
-}
+import { validateRow } from './row-checks.ts';
 
 /** How many bad lines a rejection lists (the issue: the first 100). */
 export const MAX_LISTED_ERRORS = 100;
@@ -206,28 +186,4 @@ export async function runIngest(req: IngestRequest): Promise<IngestSummary> {
     // A connection that died mid-transaction (killed backend) must not go back to the pool.
     client.release(broken);
   }
-}
-
-/**
- * Carries out one ingest command end to end (target check, source, ingest): the one entry used by
- * the `billing-ingest` job and the `cc ingest` CLI, so both behave the same.
- */
-export async function ingestCommand(
-  pool: Pool,
-  cmd: BillingIngestCommand,
-  opts: { sources?: BillingSourceDeps; onProgress?: IngestRequest['onProgress']; onOpened?: (label: string) => void } = {},
-): Promise<IngestSummary> {
-  const customer = await resolveIngestTarget(pool, cmd.customer_id, cmd.billing_account_id);
-  const opened = await openBillingSource(cmd, customer, opts.sources);
-  opts.onOpened?.(opened.source.label);
-  return runIngest({
-    pool,
-    customerId: cmd.customer_id,
-    billingAccountId: cmd.billing_account_id,
-    sourceKind: opened.kind,
-    source: opened.source,
-    fileName: opened.fileName,
-    fileHash: opened.fileHash,
-    onProgress: opts.onProgress,
-  });
 }

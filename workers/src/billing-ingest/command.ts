@@ -1,0 +1,27 @@
+/**
+ * Carries out one ingest command end to end (checks, source, ingest): the one entry used by the `billing-ingest`
+ * job and the `cc ingest` CLI, so both behave the same. What follows a committed ingest is after-ingest.ts.
+ */
+import type { Pool } from '@cc/shared/db/pool.ts';
+import { checkIngestCommand, type BillingIngestCommand } from '@cc/shared/commands/billing-ingest.ts';
+import { openBillingSource, type BillingSourceDeps } from './sources/index.ts';
+import { runIngest, type IngestRequest, type IngestSummary } from './ingest.ts';
+
+export async function ingestCommand(
+  pool: Pool,
+  cmd: BillingIngestCommand,
+  opts: { sources: BillingSourceDeps; onProgress?: IngestRequest['onProgress']; onOpened?: (label: string) => void },
+): Promise<IngestSummary> {
+  const opened = await openBillingSource(await checkIngestCommand(pool, cmd), opts.sources);
+  opts.onOpened?.(opened.source.label);
+  return runIngest({
+    pool,
+    customerId: cmd.customer_id,
+    billingAccountId: cmd.billing_account_id,
+    sourceKind: opened.kind,
+    source: opened.source,
+    fileName: opened.fileName,
+    fileHash: opened.fileHash,
+    onProgress: opts.onProgress,
+  });
+}

@@ -1,0 +1,49 @@
+/**
+ * What the jobs need from the process that runs them. Every field is required: a job gets exactly its part
+ * (JOB_DEPS), so a missing dependency is a compile error, and buildHandlers refuses to boot without it.
+ */
+import type { Pool } from '@cc/shared/db/pool.ts';
+import type { Mailer } from '@cc/shared/ports/mailer.ts';
+import type { TicketSystem } from '@cc/shared/ports/ticket-system.ts';
+import type { AttachmentStore } from '@cc/shared/ports/attachment-store.ts';
+import type { ChartCache } from '@cc/shared/billing/chart-cache.ts';
+import type { Enqueue } from '@cc/shared/producer.ts';
+import type { QueueName } from '@cc/shared/queues.ts';
+import type { BillingSourceDeps } from './billing-ingest/sources/index.ts';
+
+export interface WorkerDeps {
+  pool: Pool;
+  mailer: Mailer;
+  /** The Message-ID domain of sent mail. */
+  mailDomain: string;
+  /** PUBLIC_URL: the address links in e-mails point at. */
+  publicUrl: string;
+  /** Enqueues follow-up jobs (notify e-mails, the detection and evaluation after an ingest). */
+  enqueue: Enqueue;
+  /** Invalidates cached chart answers of a billing account after its ingest. */
+  chartCache: Pick<ChartCache, 'invalidate'>;
+  /** Billing sources beyond the local ones (the real BigQuery export, when configured). */
+  billingSources: BillingSourceDeps;
+  /** Ticket system of record (Jira Cloud or the local one). */
+  ticketSystem: TicketSystem;
+  /** Where ticket attachment bytes are read from. */
+  attachmentStore: AttachmentStore;
+}
+
+/** The dependencies of each queue's job. */
+export const JOB_DEPS = {
+  notify: ['pool', 'mailer', 'mailDomain'],
+  maintenance: ['pool'],
+  'billing-ingest': ['pool', 'billingSources', 'chartCache', 'enqueue'],
+  'anomaly-detect': ['pool', 'enqueue', 'publicUrl'],
+  'alert-evaluate': ['pool', 'enqueue', 'publicUrl'],
+  'ticket-sync': ['pool', 'ticketSystem', 'attachmentStore'],
+} as const satisfies Record<QueueName, readonly (keyof WorkerDeps)[]>;
+
+/** What the jobs of the queues Q need, all of it required. */
+export type DepsOf<Q extends QueueName> = Pick<WorkerDeps, (typeof JOB_DEPS)[Q][number]>;
+
+/** The dependencies the queues need but `deps` lacks (a caller outside the type checker, or an `undefined` let through). */
+export function missingDeps(queues: readonly QueueName[], deps: Partial<WorkerDeps>): string[] {
+  return queues.flatMap((q) => JOB_DEPS[q].filter((d) => deps[d] === undefined).map((d) => `${q} needs ${d}`));
+}
