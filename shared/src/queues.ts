@@ -1,7 +1,8 @@
 /**
  * The queue registry: the contract between api (producers) and workers (consumers).
  * Names, typed payloads (TypeBox, checked by the worker before acting), default job options and
- * job-id rules live here once. Later issues add a queue by adding an entry.
+ * job-id rules live here once. Later issues add a queue by adding an entry (then workers/README.md: handler,
+ * deps, producer call); producers enqueue through producer.ts, workers receive `JobFor<Q>` in their `Handler<Q>`.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { EMAIL_PATTERN } from './constants.ts';
