@@ -58,7 +58,7 @@ t.test('a failed Grafana run is recorded without the password and completed by t
   const deps = { pool, box, projects, service: grafanaMonitoringService({ url: grafana.url, adminUser: 'admin', adminPassword: 'pw' }) };
 
   grafana.failNext('POST', '/api/datasources', 503, 'Service Unavailable');
-  await t.rejects(provisionMonitoring(deps, 'acme-corp', 'initialise'), { status: 503 });
+  await t.rejects(provisionMonitoring(deps, 'acme-corp', 'initialise'), { name: 'GrafanaError', message: /answered 503/ });
   const failed = (await findMonitoringAccount(pool, 'acme-corp'))!;
   t.match(failed, { status: 'failed', backend: 'grafana', last_error: 'Grafana POST /api/datasources answered 503: Service Unavailable', initialised_at: null });
   t.equal(await findMonitoringPassword(pool, box, 'acme-corp'), null, 'no password to show before a success');
