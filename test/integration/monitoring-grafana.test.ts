@@ -1,6 +1,10 @@
 import t from 'tap';
 import { startFakeGrafana, type FakeGrafana, type FakeOrg } from '../fakes/grafana-server.ts';
-import { DATASOURCE_NAME, DATASOURCE_UID, FOLDER_UID, GrafanaError, grafanaMonitoringService } from '../../workers/src/adapters/monitoring/grafana.ts';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DATASOURCE_NAME, DATASOURCE_UID, FOLDER_UID, GrafanaError, grafanaMonitoringService, serviceAccountKeyFromDir } from '../../workers/src/adapters/monitoring/grafana.ts';
+import { monitoringServiceFromConfig } from '../../workers/src/adapters/monitoring/from-config.ts';
 import { loadDashboardTemplates } from '../../workers/src/adapters/monitoring/dashboard-templates.ts';
 import { localMonitoringService } from '../../workers/src/adapters/monitoring/local.ts';
 import type { MonitoringCustomer } from '@cc/shared/ports/monitoring.ts';
@@ -193,4 +197,16 @@ t.test('the local service generates and keeps the password, with the built-in li
   t.not((await local.initialise(CUSTOMER)).password, a.password, 'a new password without a stored one');
   t.equal((await local.initialise(CUSTOMER, { password: a.password })).password, a.password);
   t.equal((await local.rebuild(CUSTOMER, { password: a.password })).password, a.password);
+});
+
+t.test('configuration picks the adapter; keys are read per customer from a directory', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'cc-gcm-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'acme-corp.json'), '{"client_email":"x"}');
+  const keyOf = serviceAccountKeyFromDir(dir);
+  t.equal(await keyOf(CUSTOMER), '{"client_email":"x"}');
+  t.equal(await keyOf({ ...CUSTOMER, customer_id: 'globex' }), null, 'no file: impersonation');
+  const settings = { GRAFANA_URL: 'http://127.0.0.1:1', GRAFANA_PUBLIC_URL: '', GRAFANA_ADMIN_USER: 'admin', GRAFANA_ADMIN_PASSWORD: 'x', GRAFANA_GCM_KEY_DIR: dir };
+  t.equal(monitoringServiceFromConfig({ ...settings, MONITORING: 'local' }).name, 'local');
+  t.equal(monitoringServiceFromConfig({ ...settings, MONITORING: 'grafana' }).name, 'grafana');
 });
