@@ -178,7 +178,8 @@ export function googleProvisioning(opts: GoogleProvisioningOptions = {}): CloudP
         if (!isAlreadyExists(err)) throw toProvisioningError('quotaPreferences.create', err);
         [pref] = await call('quotaPreferences.get', () => quotas.getQuotaPreference({ name: `${parent}/quotaPreferences/${id}` }));
       }
-      const granted = Number(pref.quotaConfig?.grantedValue ?? 0);
+      // grantedValue is an Int64Value wrapper: { value } as a Long or string once decoded.
+      const granted = Number(String(pref.quotaConfig?.grantedValue?.value ?? 0));
       return granted >= cpus ? 'granted' : 'requested';
     },
 
