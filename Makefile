@@ -2,13 +2,13 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/commandcenter
-export REDIS_URL ?= redis://127.0.0.1:6379
+# Settings (DATABASE_URL, PORT, …) come from the environment over .env, read by the scripts and apps themselves:
+# exporting defaults here would shadow .env.
 
-.PHONY: help start test check lint typecheck unit e2e bench services install migrate seed build clean
+.PHONY: help start test check lint typecheck deps docs-config unit e2e bench services install migrate seed build clean
 
 help: ## List the targets
-	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  \033[1m%-10s\033[0m %s\n", $$1, $$2}'
+	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  \033[1m%-12s\033[0m %s\n", $$1, $$2}'
 
 node_modules/.installed: package-lock.json
 	npm ci --no-audit --no-fund
@@ -39,7 +39,13 @@ typecheck: install ## tsc --noEmit for the node apps and the web app
 	npx tsc -p tsconfig.json --noEmit
 	npx tsc -p web/tsconfig.json --noEmit
 
-check: lint typecheck ## Lint and typecheck
+deps: install ## Import rules (dependency-cruiser, .dependency-cruiser.cjs): no circles, layers, infra via entry points
+	npx depcruise api workers shared web infra --config .dependency-cruiser.cjs --output-type err
+
+check: lint typecheck deps ## Lint, typecheck and import rules
+
+docs-config: install ## Regenerate README's configuration table and .env.example from shared/src/config.ts
+	npx tsx infra/scripts/config-table.ts --write
 
 unit: services install ## tap: unit and integration tests against real PostgreSQL and Redis
 	npx tap

@@ -2,10 +2,13 @@ import pg from 'pg';
 import { createHash, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { readEnvironment } from '@cc/shared/config.ts';
 
+// The same servers the apps use: the environment over .env, else the local defaults.
+const env = readEnvironment();
 /** Server the tests use: DATABASE_URL's server (any database name), else the local default. */
-export const SERVER_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+export const SERVER_URL = env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+export const REDIS_URL = env.REDIS_URL || 'redis://127.0.0.1:6379';
 const MIGRATIONS = fileURLToPath(new URL('../infra/migrations', import.meta.url));
 
 /**

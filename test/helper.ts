@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { loadConfig, type Config } from '@cc/shared/config.ts';
 import { createPool, withTransaction, type Pool } from '@cc/shared/db/pool.ts';
-import { QUEUE_NAMES } from '@cc/shared/queues.ts';
 import { buildApp } from '../api/src/app.ts';
 import { seed, DEMO_PASSWORD } from '../infra/scripts/seed.ts';
 import { createTestDatabase, REDIS_URL } from './db.ts';
@@ -30,22 +28,40 @@ export async function testEnv(t: Teardown, opts: { seed?: boolean; config?: Part
   );
   const pool = createPool(config.DATABASE_URL, 4);
   if (opts.seed !== false) await withTransaction(pool, seed);
+  // Registered first, so it runs last: after the test's apps, workers and queue listeners have closed.
   t.teardown(async () => {
     await pool.end();
-    await obliterateQueues(prefix);
     await db.drop();
+    const left = await removeRedisKeys(prefix);
+    if (left.length) throw new Error(`Redis keys still written under ${prefix} after cleanup (a worker left running?): ${left.join(', ')}`);
   });
   return { config, pool };
 }
 
-async function obliterateQueues(prefix: string): Promise<void> {
-  const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
-  for (const name of QUEUE_NAMES) {
-    const q = new Queue(name, { connection, prefix });
-    await q.obliterate({ force: true }).catch(() => undefined);
-    await q.close();
+/**
+ * Deletes every key under a test's prefix (BullMQ queues, chart caches, version counters) and returns what is
+ * there afterwards, which must be nothing: a shared Redis must not fill up with one run's leftovers.
+ */
+export async function removeRedisKeys(prefix: string): Promise<string[]> {
+  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  try {
+    await forEachKey(redis, `${prefix}:*`, (keys) => redis.unlink(...keys));
+    const left: string[] = [];
+    await forEachKey(redis, `${prefix}:*`, async (keys) => void left.push(...keys));
+    return left;
+  } finally {
+    redis.disconnect();
   }
-  connection.disconnect();
+}
+
+/** SCAN, not KEYS: it never blocks a Redis that other test runs and developers share. */
+async function forEachKey(redis: Redis, pattern: string, fn: (keys: string[]) => Promise<unknown>): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+    if (keys.length) await fn(keys);
+    cursor = next;
+  } while (cursor !== '0');
 }
 
 /** Builds the api against a private database; closed after the test. Use `app.inject()`. */

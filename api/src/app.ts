@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { randomUUID } from 'node:crypto';
 import type { Config } from '@cc/shared/config.ts';
@@ -33,10 +33,28 @@ import customersWrite from './routes/customers/write.ts';
 import userRoutes from './routes/users/index.ts';
 import invitationRoutes from './routes/invitations/index.ts';
 
+/**
+ * Fastify's two info lines per request (and one per unknown route) bury start-up messages, warnings and errors
+ * in `make start`'s terminal. One short debug line per finished request keeps them a `LOG_LEVEL=debug` away;
+ * a request that failed while sending still logs at error.
+ */
+class QuietRequestLog extends LogController {
+  override incomingRequest(): void {}
+  override requestCompleted(error: Error | null | undefined, req: FastifyRequest, reply: FastifyReply): void {
+    const line = { method: req.method, url: req.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) };
+    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else reply.log.debug(line, 'request completed');
+  }
+  override routeNotFound(req: FastifyRequest): void {
+    req.log.debug({ method: req.method, url: req.url }, 'route not found');
+  }
+}
+
 /** Builds the api; `main.ts` listens, tests use `inject()`. */
-export async function buildApp(config: Config, opts: { logger?: boolean } = {}): Promise<FastifyInstance> {
+export async function buildApp(config: Config, opts: { logger?: boolean; logStream?: NodeJS.WritableStream } = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: opts.logger === false ? false : { level: config.LOG_LEVEL },
+    logger: opts.logger === false ? false : { level: config.LOG_LEVEL, ...(opts.logStream ? { stream: opts.logStream } : {}) },
+    logController: new QuietRequestLog(),
     genReqId: (req) => (req.headers['x-request-id'] as string | undefined) ?? randomUUID(),
     requestIdHeader: 'x-request-id',
     ajv: { customOptions: { removeAdditional: 'all', coerceTypes: 'array', useDefaults: true } },

@@ -20,7 +20,7 @@ import { createLogger } from '@cc/shared/logger.ts';
 import { addDays, billingToday } from '@cc/shared/time.ts';
 import { addDemoSpikes } from './demo-spike.ts';
 
-const FOCUS_SAMPLE = fileURLToPath(new URL('../../../shared/data/focus-1.0/focus_sample.csv', import.meta.url));
+const FOCUS_SAMPLE = fileURLToPath(new URL('../data/focus-1.0/focus_sample.csv', import.meta.url));
 
 const config = loadConfig();
 const pool = createPool(config.DATABASE_URL, 2);

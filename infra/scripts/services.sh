@@ -4,8 +4,9 @@
 # Remote addresses: only checks they answer.
 set -euo pipefail
 
-DATABASE_URL=${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/commandcenter}
-REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379}
+source "$(dirname "$0")/env.sh"
+DATABASE_URL=$(config_value DATABASE_URL postgres://postgres@127.0.0.1:5432/commandcenter)
+REDIS_URL=$(config_value REDIS_URL redis://127.0.0.1:6379)
 
 say() { printf '\033[1m[services]\033[0m %s\n' "$*"; }
 is_local() { [[ "$1" == 127.0.0.1 || "$1" == localhost || "$1" == ::1 || "$1" == "[::1]" ]]; }

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Runs the api (serving the built web app) and one worker taking every queue; Ctrl-C stops both.
 set -euo pipefail
-PORT=${PORT:-8080}
-PUBLIC_URL=${PUBLIC_URL:-http://localhost:$PORT}
+source "$(dirname "$0")/env.sh"
+# Environment over .env, like the apps; PUBLIC_URL follows a changed PORT unless it is set itself.
+PORT=$(config_value PORT 8080)
+PUBLIC_URL=$(config_value PUBLIC_URL "http://localhost:$PORT")
+HOST=$(config_value HOST 127.0.0.1)
 export PORT PUBLIC_URL
 
 pids=()
@@ -13,19 +16,23 @@ trap stop INT TERM
 node --import tsx api/src/main.ts & pids+=($!)
 node --import tsx workers/src/main.ts & pids+=($!)
 
+probe=$HOST; [[ $HOST == 0.0.0.0 || $HOST == :: ]] && probe=127.0.0.1
+[[ $probe == *:* ]] && probe="[$probe]"
 for _ in $(seq 1 60); do
-  curl -fsS "http://127.0.0.1:$PORT/readyz" >/dev/null 2>&1 && break
+  curl -fsS "http://$probe:$PORT/readyz" >/dev/null 2>&1 && break
   sleep 0.5
 done
 cat <<MSG
 
-  CommandCenter is running at $PUBLIC_URL
+  CommandCenter is running at $PUBLIC_URL (listening on $HOST:$PORT; HOST=0.0.0.0 publishes it)
   Demo sign-ins (password: commandcenter):
-    admin           admin@commandcenter.local
-    customer        alice@acme.example
-    customerViewer  victor@acme.example
+    admin           admin@commandcenter.local  every customer, management screens, queues, mail inbox
+    customer        alice@acme.example         Acme Corp (every feature on) and Globex Corporation
+    customerViewer  victor@acme.example        Acme Corp, read-only, projects labelled team=analytics
+    customer        bob@initech.example        Initech, a customer without a billing account
+    customer        pending@acme.example       e-mail not verified: sign-in answers 'Please check your email to activate this account'
   API docs $PUBLIC_URL/docs · queues $PUBLIC_URL/ops/queues (admin) · mail $PUBLIC_URL/v1/ops/mail (admin)
-  Ctrl-C stops the api and the worker.
+  Request logs: LOG_LEVEL=debug make start. Ctrl-C stops the api and the worker.
 
 MSG
 wait -n "${pids[@]}"

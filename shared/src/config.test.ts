@@ -1,5 +1,6 @@
 import t from 'tap';
-import { loadConfig, ConfigError } from './config.ts';
+import { join } from 'node:path';
+import { loadConfig, readEnvironment, ConfigError } from './config.ts';
 
 t.test('defaults are valid', async (t) => {
   const c = loadConfig({});
@@ -15,4 +16,25 @@ t.test('bad values name the variable', async (t) => {
   t.throws(() => loadConfig({ OIDC: 'real' }), /OIDC_ISSUER is required/);
   t.throws(() => loadConfig({ JWT_SECRET: 'short' }), /JWT_SECRET must be at least 32 characters/);
   t.throws(() => loadConfig({ NODE_ENV: 'production' }), /JWT_SECRET must be set in production/);
+});
+
+t.test('.env is read under the environment: the environment wins', async (t) => {
+  const dir = t.testdir({ '.env': 'PORT=9090\nLOG_LEVEL=debug\n# a comment\nMAIL_FROM="Ops <ops@example.com>"\n' });
+  const env = readEnvironment(join(dir, '.env'), { PORT: '7070' });
+  t.equal(env.PORT, '7070');
+  t.equal(env.LOG_LEVEL, 'debug');
+  const c = loadConfig(env);
+  t.equal(c.PORT, 7070);
+  t.equal(c.LOG_LEVEL, 'debug');
+  t.equal(c.MAIL_FROM, 'Ops <ops@example.com>');
+});
+
+t.test('no .env file: only the environment', async (t) => {
+  const dir = t.testdir({});
+  t.same(readEnvironment(join(dir, '.env'), { PORT: '7070' }), { PORT: '7070' });
+});
+
+t.test('the api listens on loopback unless HOST says otherwise', async (t) => {
+  t.equal(loadConfig({}).HOST, '127.0.0.1');
+  t.equal(loadConfig({ HOST: '0.0.0.0' }).HOST, '0.0.0.0');
 });

@@ -1,8 +1,11 @@
 /**
- * The one place that reads process.env. Every setting is validated once at start-up; a bad value
- * stops the process with a message naming the variable, so misconfiguration never surfaces later
+ * The one place that reads process.env (and `.env`). Every setting is validated once at start-up; a bad
+ * value stops the process with a message naming the variable, so misconfiguration never surfaces later
  * as a confusing runtime error.
  */
+import { readFileSync } from 'node:fs';
+import { parseEnv } from 'node:util';
+
 export class ConfigError extends Error {}
 
 type Parser<T> = (raw: string, name: string) => T;
@@ -55,7 +58,7 @@ const setting = <T>(parse: Parser<T>, def: string, doc: string): Setting<T> => (
 /** Every environment variable the product reads, its default and meaning (README's table is generated from this). */
 export const SETTINGS = {
   NODE_ENV: setting(oneOf('development', 'production', 'test'), 'development', 'development, production or test'),
-  HOST: setting(str, '0.0.0.0', 'address the api listens on'),
+  HOST: setting(str, '127.0.0.1', 'address the api listens on (0.0.0.0 publishes it on every interface)'),
   PORT: setting(int(0, 65535), '8080', 'port the api (and the built web app) listens on'),
   PUBLIC_URL: setting(url('http:', 'https:'), 'http://localhost:8080', 'address users reach the product at (links in e-mails, OIDC redirect)'),
   DATABASE_URL: setting(url('postgres:', 'postgresql:'), 'postgres://postgres@127.0.0.1:5432/commandcenter', 'PostgreSQL connection'),
@@ -101,8 +104,27 @@ export const SETTINGS = {
 type Settings = typeof SETTINGS;
 export type Config = { [K in keyof Settings]: Settings[K] extends Setting<infer T> ? T : never };
 
+/**
+ * The variables the process sees: its environment over the `.env` file of the working directory (if there is
+ * one). The environment wins so a one-off `PORT=9090 make start` or a deployment's settings are never
+ * shadowed by a forgotten file. Node's own parser (`util.parseEnv`) reads it: same syntax as `node --env-file`.
+ */
+export function readEnvironment(file = '.env', env: NodeJS.ProcessEnv = process.env): Record<string, string | undefined> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { ...env };
+    throw new ConfigError(`cannot read ${file}: ${(err as Error).message}`);
+  }
+  const fromFile = parseEnv(text);
+  const merged: Record<string, string | undefined> = { ...fromFile };
+  for (const [name, value] of Object.entries(env)) if (value !== undefined) merged[name] = value;
+  return merged;
+}
+
 /** Reads and validates the configuration; throws ConfigError naming the first bad variable. */
-export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Partial<Config> = {}): Config {
+export function loadConfig(env: Record<string, string | undefined> = readEnvironment(), overrides: Partial<Config> = {}): Config {
   const out: Record<string, unknown> = {};
   for (const [name, s] of Object.entries(SETTINGS) as [string, Setting<unknown>][]) {
     const raw = env[name];

@@ -8,7 +8,7 @@ import { parse } from 'csv-parse/sync';
 import { focusCsvSource } from '../../workers/src/billing-ingest/sources/focus-csv.ts';
 import { build, login, bearer } from '../helper.ts';
 
-const FOCUS_SAMPLE = new URL('../../../shared/data/focus-1.0/focus_sample.csv', import.meta.url).pathname;
+const FOCUS_SAMPLE = new URL('../../infra/data/focus-1.0/focus_sample.csv', import.meta.url).pathname;
 
 // Seeded: acme-corp (EUR, Tier Discount) with two accounts; globex (USD, Set Discount 5); initech without account.
 const ACME = { customerId: 'acme-corp', billingAccountId: '01A2B3-C4D5E6-F7A8B9', currency: 'EUR' };

@@ -16,7 +16,7 @@ import { startWorkers } from '../../workers/src/worker-host.ts';
 import { build, login, bearer } from '../helper.ts';
 import { REDIS_URL } from '../db.ts';
 
-const FOCUS_SAMPLE = new URL('../../../shared/data/focus-1.0/focus_sample.csv', import.meta.url).pathname;
+const FOCUS_SAMPLE = new URL('../../infra/data/focus-1.0/focus_sample.csv', import.meta.url).pathname;
 const ACME = { customerId: 'acme-corp', billingAccountId: '01A2B3-C4D5E6-F7A8B9', currency: 'EUR' };
 const ACME_SECOND = '01FFEE-DDCCBB-AA9988';
 const GLOBEX = { customerId: 'globex', billingAccountId: '02B3C4-D5E6F7-A8B9C0' };

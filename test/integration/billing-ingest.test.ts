@@ -20,7 +20,7 @@ import { startWorkers } from '../../workers/src/worker-host.ts';
 import { testEnv } from '../helper.ts';
 import { REDIS_URL } from '../db.ts';
 
-const FOCUS_SAMPLE = new URL('../../../shared/data/focus-1.0/focus_sample.csv', import.meta.url).pathname;
+const FOCUS_SAMPLE = new URL('../../infra/data/focus-1.0/focus_sample.csv', import.meta.url).pathname;
 // Seeded accounts: acme-corp (EUR) and globex (USD).
 const ACME = { customerId: 'acme-corp', billingAccountId: '01A2B3-C4D5E6-F7A8B9' };
 const GLOBEX = { customerId: 'globex', billingAccountId: '02B3C4-D5E6F7-A8B9C0' };

@@ -6,7 +6,7 @@ import type { CostRow } from '@cc/shared/ports/billing-source.ts';
 import { focusCsvSource } from './focus-csv.ts';
 import { replayFocusSample } from './focus-replay.ts';
 
-const SAMPLE = new URL('../../../../../shared/data/focus-1.0/focus_sample.csv', import.meta.url).pathname;
+const SAMPLE = new URL('../../../../infra/data/focus-1.0/focus_sample.csv', import.meta.url).pathname;
 
 /** Exact sum in 10^-12 units, kept apart from the code under test. */
 function units(s: string): bigint {

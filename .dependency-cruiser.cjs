@@ -1,0 +1,88 @@
+/**
+ * Import rules of the repository, checked by `make deps` (part of `make check`). docs/ARCHITECTURE.md explains
+ * the layers; docs/decisions.md ("Import rules") why infra may use the apps only through their front doors.
+ * @type {import('dependency-cruiser').IConfiguration}
+ */
+
+/** What infra/ (scripts, the cc CLI) may import of the apps: the modules an app offers for use from outside. */
+const PUBLIC_ENTRY_POINTS = [
+  '^api/src/app[.]ts$', // buildApp
+  '^workers/src/worker-host[.]ts$', // startWorkers, createProducer
+  '^workers/src/handlers[.]ts$', // buildHandlers
+  '^workers/src/billing/ingest[.]ts$', // runIngest: the one ingest path of the job and the CLI
+  '^workers/src/billing/cache[.]ts$', // billingCache: invalidation after an ingest
+  '^workers/src/adapters/[^/]+/index[.]ts$', // each external system's adapters, through their index
+];
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'An import circle in api, workers or shared: modules that load each other half-initialised. Break it by moving the shared part down.',
+      severity: 'error',
+      from: { path: '^(api|workers|shared)/' },
+      to: { circular: true },
+    },
+    {
+      name: 'no-circular-via-route-table',
+      comment: 'web/src/app/routes.ts lazy-loads the pages; a page importing the route table back closes a circle. Put what pages need in a module the table does not import.',
+      severity: 'error',
+      from: { path: '^web/src/' },
+      to: { circular: true, via: { path: '^web/src/app/routes[.]ts$' } },
+    },
+    {
+      name: 'shared-imports-no-app',
+      comment: 'shared/ is used by every app and must not depend on any of them.',
+      severity: 'error',
+      from: { path: '^shared/' },
+      to: { path: '^(api|workers|web|infra)/' },
+    },
+    {
+      name: 'web-imports-no-server',
+      comment: 'The browser bundle may use shared/ but never the api or the workers.',
+      severity: 'error',
+      from: { path: '^web/' },
+      to: { path: '^(api|workers)/' },
+    },
+    {
+      name: 'api-imports-no-workers',
+      comment: 'The api reaches the workers only through queues (shared/src/queues.ts).',
+      severity: 'error',
+      from: { path: '^api/' },
+      to: { path: '^workers/' },
+    },
+    {
+      name: 'workers-import-no-api',
+      comment: 'The workers never need the HTTP server; what both use belongs in shared/.',
+      severity: 'error',
+      from: { path: '^workers/' },
+      to: { path: '^api/' },
+    },
+    {
+      name: 'infra-uses-public-entry-points',
+      comment: `infra/ may use an app only through its public entry points: ${PUBLIC_ENTRY_POINTS.join(' ')}`,
+      severity: 'error',
+      from: { path: '^infra/' },
+      to: { path: '^(api|workers)/', pathNot: PUBLIC_ENTRY_POINTS },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(node_modules|dist)/' },
+    // Type-only imports count too: they load nothing at run time, but they tie the modules together all the
+    // same (a change to one re-checks the other, and a reader follows them both ways).
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'],
+      mainFields: ['module', 'main', 'types', 'typings'],
+    },
+    // Workspace packages (@cc/shared) are symlinks; their real path is what the rules name.
+    preserveSymlinks: false,
+    combinedDependencies: false,
+    cache: { folder: 'node_modules/.cache/dependency-cruiser', strategy: 'content' },
+    progress: { type: 'none' },
+  },
+};
