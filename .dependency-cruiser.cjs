@@ -7,11 +7,9 @@
 /** What infra/ (scripts, the cc CLI) may import of the apps: the modules an app offers for use from outside. */
 const PUBLIC_ENTRY_POINTS = [
   '^api/src/app[.]ts$', // buildApp
-  '^workers/src/worker-host[.]ts$', // startWorkers, createProducer
+  '^workers/src/worker-host[.]ts$', // startWorkers
   '^workers/src/handlers[.]ts$', // buildHandlers
-  '^workers/src/billing/ingest[.]ts$', // runIngest: the one ingest path of the job and the CLI
-  '^workers/src/billing/cache[.]ts$', // billingCache: invalidation after an ingest
-  '^workers/src/adapters/[^/]+/index[.]ts$', // each external system's adapters, through their index
+  '^workers/src/[^/]+/index[.]ts$', // each workers module's front door, e.g. billing-ingest/index.ts (ingest, CLI, demo sources)
 ];
 
 module.exports = {

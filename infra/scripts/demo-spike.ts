@@ -12,8 +12,7 @@ import type { Pool } from '@cc/shared/db/pool.ts';
 import type { BillingSource, CostRow, SourceItem } from '@cc/shared/ports/billing-source.ts';
 import { addDays, billingToday } from '@cc/shared/time.ts';
 import { ANOMALY_DATE_OFFSET_DAYS } from '@cc/shared/insights/anomaly-rule.ts';
-import { generatedRowsForDay, microsToDecimal } from '../../workers/src/billing-ingest/sources/gcp-generator.ts';
-import { runIngest } from '../../workers/src/billing-ingest/ingest.ts';
+import { generatedRowsForDay, microsToDecimal, runIngest } from '../../workers/src/billing-ingest/index.ts';
 
 /** Which generated series gets the demo spike: the biggest line of the biggest project. */
 export const DEMO_SPIKE = { projectSuffix: 'analytics-prod', service: 'BigQuery', sku: 'Analysis' } as const;

@@ -10,8 +10,7 @@
 import { fileURLToPath } from 'node:url';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { replayFocusSample } from '../../workers/src/billing-ingest/sources/focus-replay.ts';
-import { main as cc } from '../../workers/src/billing-ingest/cli.ts';
+import { replayFocusSample, runCli as cc } from '../../workers/src/billing-ingest/index.ts';
 import { loadConfig } from '@cc/shared/config.ts';
 import { createPool } from '@cc/shared/db/pool.ts';
 import { createProducer } from '@cc/shared/producer.ts';
