@@ -1,6 +1,6 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { QueuePayload } from '@cc/shared/queues.ts';
-import { markSyncFailed } from '@cc/shared/db/tickets.ts';
+import { markSyncFailed } from '@cc/shared/db/tickets/sync.ts';
 import { localAttachmentStore } from '@cc/shared/ports/attachment-store.ts';
 import type { WorkerDeps } from '../handlers.ts';
 import { localTicketSystem } from '../adapters/jira/local.ts';

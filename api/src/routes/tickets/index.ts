@@ -4,7 +4,7 @@ import { ticketReads } from './read.ts';
 import { ticketWrites } from './write.ts';
 import { ticketAttachments } from './attachments.ts';
 import webhook from './webhook.ts';
-import { supportEnabled } from '@cc/shared/db/tickets.ts';
+import { supportEnabled } from '@cc/shared/db/tickets/read.ts';
 import { errors } from '../../errors.ts';
 
 /** Tickets and Jira (spec 000 §7 Tickets); the route list and policies are in schemas/tickets.ts. */

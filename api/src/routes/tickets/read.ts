@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { findAttachment, listAttachments, listComments, listTickets } from '@cc/shared/db/tickets.ts';
+import { findAttachment, listAttachments } from '@cc/shared/db/tickets/attachments.ts';
+import { listComments } from '@cc/shared/db/tickets/comments.ts';
+import { listTickets } from '@cc/shared/db/tickets/read.ts';
 import { allowedTransitions, isTicketStatus, type TicketRole } from '@cc/shared/tickets/rules.ts';
 import type { AttachmentStore } from '@cc/shared/ports/attachment-store.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';

@@ -2,17 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { randomUUID } from 'node:crypto';
 import { withTransaction } from '@cc/shared/db/pool.ts';
 import { findCustomer } from '@cc/shared/db/customers.ts';
-import {
-  claimStatusComment,
-  insertAttachment,
-  insertComment,
-  insertTicket,
-  listAttachments,
-  markTicketUpdated,
-  saveSatisfaction,
-  updatePriority,
-  updateStatus,
-} from '@cc/shared/db/tickets.ts';
+import { insertAttachment, listAttachments } from '@cc/shared/db/tickets/attachments.ts';
+import { claimStatusComment, insertComment } from '@cc/shared/db/tickets/comments.ts';
+import { insertTicket, markTicketUpdated, saveSatisfaction, updatePriority, updateStatus } from '@cc/shared/db/tickets/write.ts';
 import type { AttachmentStore } from '@cc/shared/ports/attachment-store.ts';
 import {
   PRIORITY_MEANINGS,
