@@ -144,10 +144,7 @@ export interface BillingOptions {
 export async function billingOptions(db: Queryable, f: Pick<SpendFilter, 'customerId' | 'billingAccountId' | 'provider' | 'viewer'>): Promise<BillingOptions> {
   const viewer = f.viewer === null ? null : JSON.stringify(f.viewer);
   const allowed = `($3::jsonb IS NULL OR (x.usage_date, x.project_id) IN (
-      SELECT v.usage_date, v.project_id FROM cost_daily_label v
-      JOIN jsonb_to_recordset(coalesce($3::jsonb, '[]')) AS fl(label_key text, label_value text)
-        ON v.label_key = fl.label_key AND v.label_value = fl.label_value
-      WHERE v.customer_id = $1 AND v.billing_account_id = $2 AND v.label_kind = 'project'))`;
+      SELECT usage_date, project_id FROM viewer_allowed_days($1, $2, '-infinity', 'infinity', $3)))`;
   // Three independent reads: run side by side on a pool (a single client queues them anyway).
   const [providers, services, labels] = await Promise.all([
     db.query<{ provider: string }>(
