@@ -10,7 +10,6 @@ import { CustomerDocument } from '@cc/shared/schemas/customer.ts';
 import { MemberListBody, MemberListParams } from '@cc/shared/schemas/admin.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import { errors } from '../../errors.ts';
-import { publishUsersChanged } from '../users/events.ts';
 
 type Change = 'set' | 'add' | 'remove';
 
@@ -68,7 +67,7 @@ const customerLists: FastifyPluginAsyncTypebox = async (app) => {
           for (const u of users) await refreshClaims(tx, u);
           return users;
         });
-        await publishUsersChanged(app, { type: 'access', users: changed });
+        await app.userEvents.publish({ type: 'access', users: changed });
         const doc = await findCustomer(app.pg, id);
         if (!doc) throw new errors.customerNotFound();
         return doc;
