@@ -200,19 +200,3 @@ export async function listAnomalies(db: Queryable, q: AnomalyQuery): Promise<Ano
   );
   return rows;
 }
-
-export interface CustomerInsightSettings {
-  customer_name: string;
-  anomaly_detection: boolean;
-  billing_viewer: boolean;
-  /** Ordered: the first is the default account, the only one with alerts and viewers. */
-  billing_account_ids: string[];
-}
-
-export async function findCustomerInsightSettings(db: Queryable, customerId: string): Promise<CustomerInsightSettings | null> {
-  const { rows } = await db.query<CustomerInsightSettings>(
-    'SELECT customer_name, anomaly_detection, billing_viewer, billing_account_ids FROM customer WHERE customer_id = $1',
-    [customerId],
-  );
-  return rows[0] ?? null;
-}

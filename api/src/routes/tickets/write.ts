@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { randomUUID } from 'node:crypto';
 import { withTransaction } from '@cc/shared/db/pool.ts';
-import { findCustomer } from '@cc/shared/db/customers.ts';
+import type { TenantCustomer } from '@cc/shared/db/customers.ts';
+import { listMembers } from '@cc/shared/db/customers-write.ts';
 import { insertAttachment, listAttachments } from '@cc/shared/db/tickets/attachments.ts';
 import { claimStatusComment, insertComment } from '@cc/shared/db/tickets/comments.ts';
 import { insertTicket, markTicketUpdated, saveSatisfaction, updatePriority, updateStatus } from '@cc/shared/db/tickets/write.ts';
@@ -47,9 +48,10 @@ export function ticketWrites(store: AttachmentStore): FastifyPluginAsyncTypebox 
         const fields = rule(() => checkNewTicket(req.body));
         const names = req.body.attachments ?? [];
         rule(() => checkAttachmentCount(0, names.length));
+        const customer = req.customer;
         const id = req.body.id ?? randomUUID();
         const outcome = await withTransaction(app.pg, async (tx) => {
-          const created = await insertTicket(tx, { id, customer_id: req.body.customer, ...fields, created_by: user.email });
+          const created = await insertTicket(tx, { id, customer_id: customer.customer_id, ...fields, created_by: user.email });
           if (!created) return 'replayed' as const;
           // a refused file rolls the ticket back with it
           const uploads = await checkUploads(tx, store, names, user.email);
@@ -61,24 +63,24 @@ export function ticketWrites(store: AttachmentStore): FastifyPluginAsyncTypebox 
         if (outcome === 'replayed') {
           // a retried POST: the same ticket, nothing created twice; an id of another customer's ticket is not revealed
           const existing = await ticketOr404(app.pg, id);
-          if (existing.customer_id !== req.body.customer) throw new errors.badRequest('This ticket id is already used');
+          if (existing.customer_id !== customer.customer_id) throw new errors.badRequest('This ticket id is already used');
           return reply.code(200).send(await answer(id));
         }
         await enqueueSync(app, { op: 'create', ticket_id: id });
-        await notifyCustomer(id, req.body.customer, fields, user.email);
+        await notifyCustomer(id, customer, fields, user.email);
         return reply.code(201).send(await answer(id));
       },
     );
 
     /** Spec 000 §2: a new ticket e-mails the customer's notify list (once per ticket: the notify key). */
-    async function notifyCustomer(id: string, customerId: string, t: { summary: string; description: string; priority: string }, by: string) {
-      const customer = await findCustomer(app.pg, customerId);
-      if (!customer || customer.notify.length === 0) return;
+    async function notifyCustomer(id: string, customer: TenantCustomer, t: { summary: string; description: string; priority: string }, by: string) {
+      const notify = await listMembers(app.pg, customer.customer_id, 'notify');
+      if (notify.length === 0) return;
       const link = `${app.config.PUBLIC_URL}/supportrequest/view/${id}`;
       const meaning = isTicketPriority(t.priority) ? PRIORITY_MEANINGS[t.priority] : '';
       try {
         await app.producers.enqueue('notify', {
-          to: customer.notify,
+          to: notify,
           subject: `New support ticket for ${customer.customer_name}: ${t.summary}`,
           text: `${by} raised a Rapid Architecture Ticket for ${customer.customer_name}.\n\nSummary: ${t.summary}\nPriority: ${t.priority} (${meaning})\n\n${t.description}\n\nOpen it: ${link}\n`,
           key: `ticket-created-${id}`,

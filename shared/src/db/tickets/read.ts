@@ -48,12 +48,6 @@ export async function findTicketCustomer(db: Queryable, key: string): Promise<st
   return rows[0]?.customer_id ?? null;
 }
 
-/** The customer's support_request flag (spec 000 §6: the Support feature is on for the customer). */
-export async function supportEnabled(db: Queryable, customerId: string): Promise<boolean> {
-  const { rows } = await db.query<{ on: boolean }>('SELECT support_request AS on FROM customer WHERE customer_id = $1', [customerId]);
-  return rows[0]?.on ?? false;
-}
-
 export async function findTicket(db: Queryable, key: string, opts: { forUpdate?: boolean } = {}): Promise<TicketRow | null> {
   const sql = opts.forUpdate
     ? `${SELECT_TICKET} WHERE ${keyWhere(key)} FOR UPDATE OF t`
