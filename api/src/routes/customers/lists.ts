@@ -59,7 +59,8 @@ const customerLists: FastifyPluginAsyncTypebox = async (app) => {
         response: withErrors({ 200: CustomerDocument }),
       },
       handler: async (req) => {
-        const { id, list } = req.params;
+        const id = req.customer.customer_id;
+        const { list } = req.params;
         const emails = emailsOf(req.body.users);
         const changed = await withTransaction(app.pg, async (tx) => {
           const users = await applyChange(tx, id, list, change, emails);

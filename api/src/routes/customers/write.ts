@@ -74,13 +74,13 @@ const customersWrite: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       await withTransaction(app.pg, async (tx) => {
-        const stored = await findCustomerRecord(tx, req.params.id, true);
+        const stored = await findCustomerRecord(tx, req.customer.customer_id, true);
         if (!stored) throw new errors.customerNotFound();
         const record = resolveCustomer(req.body, stored);
         await checkReferences(tx, record);
         await updateCustomer(tx, record);
       });
-      return answer(app, req.params.id);
+      return answer(app, req.customer.customer_id);
     },
   );
 
