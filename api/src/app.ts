@@ -11,6 +11,8 @@ import authPlugin from './plugins/app/auth.ts';
 import routeRegistry from './plugins/app/route-registry.ts';
 import permissionGuard from './plugins/app/permission-guard.ts';
 import tenantGuard from './plugins/app/tenant-guard.ts';
+import passwordsPlugin from './plugins/app/passwords.ts';
+import userEventsPlugin from './plugins/app/user-events.ts';
 import metricsPlugin from './plugins/app/metrics.ts';
 import swaggerPlugin from './plugins/app/swagger.ts';
 import bullBoardPlugin from './plugins/app/bull-board.ts';
@@ -71,6 +73,8 @@ export async function buildApp(config: Config, opts: { logger?: boolean; logStre
   await app.register(routeRegistry);
   await app.register(permissionGuard);
   await app.register(tenantGuard);
+  await app.register(passwordsPlugin);
+  await app.register(userEventsPlugin);
   await app.register(swaggerPlugin);
   await app.register(metricsPlugin);
   await app.register(bullBoardPlugin);

@@ -5,7 +5,8 @@ import type { Permission } from '@cc/shared/permissions.ts';
  * What a route must declare in its `config` (checked at registration, see plugins/app/route-registry.ts; enforced by permission-guard.ts and tenant-guard.ts).
  * - permission: an `area_action` string, or 'public' (no sign-in), 'authenticated' (any signed-in user),
  *   'admin' (role admin: operator tools).
- * - tenant: where the route names a customer, or 'none' when it names none.
+ * - tenant: where the route names a customer, or 'none' when it names none. The customer it names is admitted
+ *   (or the request refused) before the handler runs, and the handler reads it as `request.customer`.
  */
 export type RoutePermission = Permission | 'public' | 'authenticated' | 'admin';
 
@@ -14,8 +15,11 @@ export type TenantRule =
   | { params: string }
   | { query: string }
   | { body: string }
-  /** For routes that name a resource rather than a customer: return its customer id, or null when it does not exist. */
-  | { resolve: (req: FastifyRequest) => Promise<string | null> };
+  /**
+   * For routes that name a resource rather than a customer: return its customer id, null when it does not exist,
+   * or undefined when the request names no existing customer (a route creating one).
+   */
+  | { resolve: (req: FastifyRequest) => Promise<string | null | undefined> };
 
 declare module 'fastify' {
   interface FastifyContextConfig {

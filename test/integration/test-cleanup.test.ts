@@ -1,6 +1,6 @@
 import t from 'tap';
 import { Redis } from 'ioredis';
-import { billingVersionKey } from '@cc/shared/billing/cache-keys.ts';
+import { billingVersionKey } from '@cc/shared/billing/chart-cache.ts';
 import { build } from '../helper.ts';
 import { REDIS_URL } from '../db.ts';
 
@@ -24,7 +24,7 @@ t.test('a test leaves nothing in Redis under its prefix', async (t) => {
   await t.test('writes queue jobs and cache keys', async (t) => {
     const app = await build(t, { seed: false });
     prefix = app.env.config.QUEUE_PREFIX;
-    await app.producers.enqueue('notify', { to: ['a@example.com'], subject: 's', text: 't', key: 'cleanup-check' });
+    await app.producers.enqueue('notify', 'notify.send', { to: ['a@example.com'], subject: 's', text: 't', key: 'cleanup-check' });
     await redis.incr(billingVersionKey(prefix, '01A2B3-C4D5E6-F7A8B9'));
     t.ok((await keysUnder(redis, prefix)).length > 2, 'the job and the version counter are in Redis while the test runs');
   });

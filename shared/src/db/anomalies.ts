@@ -184,8 +184,7 @@ export interface AnomalyQuery {
 
 /** Stored anomalies of one account and day that pass the given thresholds, biggest increase first. */
 export async function listAnomalies(db: Queryable, q: AnomalyQuery): Promise<AnomalyRow[]> {
-  const keys = q.projectLabels?.map((f) => f.label_key) ?? null;
-  const values = q.projectLabels?.map((f) => f.label_value) ?? null;
+  const filters = q.projectLabels === null ? null : JSON.stringify(q.projectLabels);
   const { rows } = await db.query<AnomalyRow>(
     `SELECT x.project_id, x.service,
             round(x.mean_cost, 2)::float8 AS mean_cost, round(x.to_date_cost, 2)::float8 AS to_date_cost,
@@ -194,29 +193,10 @@ export async function listAnomalies(db: Queryable, q: AnomalyQuery): Promise<Ano
        FROM anomaly x
       WHERE x.customer_id = $1 AND x.billing_account_id = $2 AND x.date = $3::date
         AND anomaly_exceeds(x.mean_cost, x.to_date_cost, x.project_mean_cost, x.project_to_date_cost, $4::numeric, $5::numeric)
-        AND ($6::text[] IS NULL OR x.project_id IN (
-              SELECT l.project_id FROM cost_daily_label l
-                JOIN unnest($6::text[], $7::text[]) AS f(label_key, label_value) ON f.label_key = l.label_key AND f.label_value = l.label_value
-               WHERE l.billing_account_id = $2 AND l.customer_id = $1 AND l.label_kind = 'project'
-                 AND l.usage_date BETWEEN $3::date - $8::int AND $3::date))
+        AND ($6::jsonb IS NULL OR x.project_id IN (
+              SELECT project_id FROM viewer_allowed_days($1, $2, $3::date - $7::int, $3::date, $6::jsonb)))
       ORDER BY (x.to_date_cost - x.mean_cost) DESC, x.project_id, x.service`,
-    [q.customerId, q.billingAccountId, q.date, q.minPerc, q.minValue, keys, values, q.labelDays],
+    [q.customerId, q.billingAccountId, q.date, q.minPerc, q.minValue, filters, q.labelDays],
   );
   return rows;
-}
-
-export interface CustomerInsightSettings {
-  customer_name: string;
-  anomaly_detection: boolean;
-  billing_viewer: boolean;
-  /** Ordered: the first is the default account, the only one with alerts and viewers. */
-  billing_account_ids: string[];
-}
-
-export async function findCustomerInsightSettings(db: Queryable, customerId: string): Promise<CustomerInsightSettings | null> {
-  const { rows } = await db.query<CustomerInsightSettings>(
-    'SELECT customer_name, anomaly_detection, billing_viewer, billing_account_ids FROM customer WHERE customer_id = $1',
-    [customerId],
-  );
-  return rows[0] ?? null;
 }

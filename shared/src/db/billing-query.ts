@@ -32,6 +32,7 @@ export interface SpendFilter {
   viewer: LabelFilter[] | null;
 }
 
+/** A customer's billing settings: accounts (the first is the default), currency and discount. */
 export interface CustomerBilling {
   billing_account_ids: string[];
   billing_currency: string;
@@ -41,21 +42,22 @@ export interface CustomerBilling {
   tiers: { threshold_spend: string; percentage: string }[];
 }
 
-export async function findCustomerBillingSettings(db: Queryable, customerId: string): Promise<CustomerBilling | null> {
-  const { rows } = await db.query<CustomerBilling>(
-    `SELECT billing_account_ids, billing_currency, billing_dashboard_type,
+/** The columns of `CustomerBilling` in a query of `customer` (the row then goes through `withPercentage`). */
+export const BILLING_COLUMNS = `billing_account_ids, billing_currency, billing_dashboard_type,
        billing_dashboard_set_discount::text AS billing_dashboard_set_discount,
        coalesce((SELECT jsonb_agg(jsonb_build_object('threshold_spend', t->>'threshold_spend', 'percentage', t->>'percentage'))
                  FROM jsonb_array_elements(billing_dashboard_tier_discount) t
-                 WHERE t->>'threshold_spend' IS NOT NULL AND t->>'percentage' IS NOT NULL), '[]') AS tiers
-     FROM customer WHERE customer_id = $1`,
-    [customerId],
-  );
-  const c = rows[0];
-  if (!c) return null;
-  // numeric(9,4) prints '5.0000'; the answer shows the percentage as entered ('5').
-  const pct = c.billing_dashboard_set_discount === null ? null : normaliseDecimal(c.billing_dashboard_set_discount);
-  return { ...c, billing_dashboard_set_discount: pct };
+                 WHERE t->>'threshold_spend' IS NOT NULL AND t->>'percentage' IS NOT NULL), '[]') AS tiers`;
+
+/** numeric(9,4) prints '5.0000'; answers show the percentage as entered ('5'). */
+export const withPercentage = <T extends CustomerBilling>(c: T): T => ({
+  ...c,
+  billing_dashboard_set_discount: c.billing_dashboard_set_discount === null ? null : normaliseDecimal(c.billing_dashboard_set_discount),
+});
+
+export async function findCustomerBillingSettings(db: Queryable, customerId: string): Promise<CustomerBilling | null> {
+  const { rows } = await db.query<CustomerBilling>(`SELECT ${BILLING_COLUMNS} FROM customer WHERE customer_id = $1`, [customerId]);
+  return rows[0] ? withPercentage(rows[0]) : null;
 }
 
 /** The viewer filters of one user on one customer, read at request time so a change applies at once. */
@@ -144,10 +146,7 @@ export interface BillingOptions {
 export async function billingOptions(db: Queryable, f: Pick<SpendFilter, 'customerId' | 'billingAccountId' | 'provider' | 'viewer'>): Promise<BillingOptions> {
   const viewer = f.viewer === null ? null : JSON.stringify(f.viewer);
   const allowed = `($3::jsonb IS NULL OR (x.usage_date, x.project_id) IN (
-      SELECT v.usage_date, v.project_id FROM cost_daily_label v
-      JOIN jsonb_to_recordset(coalesce($3::jsonb, '[]')) AS fl(label_key text, label_value text)
-        ON v.label_key = fl.label_key AND v.label_value = fl.label_value
-      WHERE v.customer_id = $1 AND v.billing_account_id = $2 AND v.label_kind = 'project'))`;
+      SELECT usage_date, project_id FROM viewer_allowed_days($1, $2, '-infinity', 'infinity', $3)))`;
   // Three independent reads: run side by side on a pool (a single client queues them anyway).
   const [providers, services, labels] = await Promise.all([
     db.query<{ provider: string }>(

@@ -1,4 +1,5 @@
 import type { Queryable } from './pool.ts';
+import { BILLING_COLUMNS, withPercentage, type CustomerBilling } from './billing-query.ts';
 
 /** The customer document as the spec names its fields (000 §3, 001 §3). */
 export interface CustomerDocument {
@@ -73,7 +74,29 @@ export async function listCustomers(db: Queryable, scope: { admin: true } | { ad
   return rows;
 }
 
-export async function customerExists(db: Queryable, customerId: string): Promise<boolean> {
-  const { rowCount } = await db.query('SELECT 1 FROM customer WHERE customer_id = $1', [customerId]);
-  return (rowCount ?? 0) > 0;
+/**
+ * The customer row the tenant guard admits a request for: every setting the routes behind the guard act on
+ * (billing, insight and support flags), read once per request.
+ */
+export interface TenantCustomer extends CustomerBilling {
+  customer_id: string;
+  customer_name: string;
+  support_request: boolean;
+  billing_viewer: boolean;
+  anomaly_detection: boolean;
+}
+
+/**
+ * The customer `customerId` if the caller may act for it (an admin: any customer; anyone else: a customer whose
+ * users list holds them), else null: a refused and a missing customer look the same.
+ */
+export async function findTenantCustomer(db: Queryable, customerId: string, caller: { admin: boolean; userId: string }): Promise<TenantCustomer | null> {
+  const { rows } = await db.query<TenantCustomer>(
+    `SELECT customer_id, customer_name, support_request, billing_viewer, anomaly_detection, ${BILLING_COLUMNS}
+       FROM customer c
+      WHERE c.customer_id = $1
+        AND ($2 OR EXISTS (SELECT 1 FROM customer_member m WHERE m.customer_id = c.customer_id AND m.list = 'users' AND m.user_id = $3))`,
+    [customerId, caller.admin, caller.userId],
+  );
+  return rows[0] ? withPercentage(rows[0]) : null;
 }

@@ -40,14 +40,6 @@ export async function listCustomersOfUser(db: Queryable, userId: string, admin: 
   return rows;
 }
 
-export async function userCanAccessCustomer(db: Queryable, userId: string, customerId: string): Promise<boolean> {
-  const { rowCount } = await db.query(
-    `SELECT 1 FROM customer_member WHERE customer_id = $1 AND list = 'users' AND user_id = $2`,
-    [customerId, userId],
-  );
-  return (rowCount ?? 0) > 0;
-}
-
 export async function listFiltersOfUser(db: Queryable, userId: string): Promise<CustomerFilter[]> {
   const { rows } = await db.query<{ customer: string; project_label: CustomerFilter['project_label'] }>(
     `SELECT customer_id AS customer,

@@ -1,6 +1,6 @@
 import { UnrecoverableError } from 'bullmq';
 import type { JobFor } from '@cc/shared/queues.ts';
-import { markSyncFailed } from '@cc/shared/db/tickets.ts';
+import { markSyncFailed } from '@cc/shared/db/tickets/sync.ts';
 import type { DepsOf } from '../deps.ts';
 import { pullChanges, pullIssue, syncTicket, type TicketSyncDeps } from '../adapters/jira/sync.ts';
 

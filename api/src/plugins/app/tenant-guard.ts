@@ -1,51 +1,95 @@
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
-import { userCanAccessCustomer } from '@cc/shared/db/users.ts';
-import { customerExists } from '@cc/shared/db/customers.ts';
+import { findTenantCustomer, type TenantCustomer } from '@cc/shared/db/customers.ts';
 import type { TenantRule } from '../../route-policy.ts';
 import { errors } from '../../errors.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The customer the tenant guard checked for this request, if the route names one. */
+    /** Id of the customer the tenant guard admitted; null on a route that names none. */
     customerId: string | null;
+    /**
+     * The customer the tenant guard admitted, read once for the whole request. Reading it on a route whose tenant
+     * rule admitted no customer throws: that is a route declaring the wrong rule, not a caller's mistake.
+     */
+    readonly customer: TenantCustomer;
   }
 }
+
+type NamingRule = Exclude<TenantRule, 'none' | { resolve: unknown }>;
+type Part = 'params' | 'querystring' | 'body';
+
+const admitted = new WeakMap<FastifyRequest, TenantCustomer>();
+
+/** Where a rule reads the customer id: the request part (named as validation errors name it) and the key. */
+function placeOf(rule: NamingRule): [Part, string] {
+  if ('params' in rule) return ['params', rule.params];
+  if ('query' in rule) return ['querystring', rule.query];
+  return ['body', rule.body];
+}
+
+function valueAt(req: FastifyRequest, part: Part, key: string): unknown {
+  const source = part === 'params' ? req.params : part === 'querystring' ? req.query : req.body;
+  return source !== null && typeof source === 'object' ? (source as Record<string, unknown>)[key] : undefined;
+}
+
+const unresolvable = (part: Part, key: string) => new errors.badRequest(`${part}/${key} must name a customer`);
 
 /**
  * The tenant guard: a route that names a customer (path, query, body, or through the resource it names)
  * only proceeds for an admin or a user granted that customer. Refusal and non-existence look the same.
+ * The admitted customer row is `request.customer` for the handler.
  */
 export default fp(
   async (app) => {
     app.decorateRequest('customerId', null);
+    app.decorateRequest('customer', {
+      getter(this: FastifyRequest) {
+        const customer = admitted.get(this);
+        if (!customer) throw new Error(`${this.method} ${this.routeOptions.url} reads request.customer but its tenant rule admitted no customer`);
+        return customer;
+      },
+    });
 
-    // preValidation: the body is parsed but not yet validated, so a request naming another tenant's
-    // customer is refused the same way whatever else it carries.
-    app.addHook('preValidation', async (req) => {
-      const tenant = req.routeOptions.config.tenant;
-      if (!tenant || tenant === 'none') return;
-      const customerId = await customerNamedBy(req, tenant);
-      if (customerId === undefined) return;
-      if (customerId === null) throw new errors.notFound('Not found');
+    async function admit(req: FastifyRequest, customerId: string): Promise<void> {
       const user = req.auth;
       if (!user) throw new errors.unauthenticated();
-      const allowed = user.admin
-        ? await customerExists(app.pg, customerId)
-        : await userCanAccessCustomer(app.pg, user.email, customerId);
-      if (!allowed) throw new errors.customerNotFound();
+      const customer = await findTenantCustomer(app.pg, customerId, { admin: user.admin, userId: user.email });
+      if (!customer) throw new errors.customerNotFound();
       req.customerId = customerId;
+      admitted.set(req, customer);
+    }
+
+    // preValidation: before validation, so a request naming another tenant's customer is refused the same way
+    // whatever else it carries. Only a plain string is taken from the unvalidated request: anything else (absent,
+    // an array, a 5,000-deep object) is left to validation and checked in preHandler.
+    app.addHook('preValidation', async (req) => {
+      const rule = req.routeOptions.config.tenant;
+      if (!rule || rule === 'none') return;
+      if ('resolve' in rule) {
+        const customerId = await rule.resolve(req);
+        // undefined: the route names no customer yet (a customer being created)
+        if (customerId === undefined) return;
+        if (customerId === null) throw new errors.notFound('Not found');
+        return admit(req, customerId);
+      }
+      const [part, key] = placeOf(rule);
+      const raw = valueAt(req, part, key);
+      if (typeof raw !== 'string') return;
+      if (raw === '') throw unresolvable(part, key);
+      return admit(req, raw);
+    });
+
+    // preHandler: the validated value decides. Validation may have coerced it (['b'] becomes 'b'), so a value
+    // other than the one admitted above is checked again; a route naming no usable customer is refused.
+    app.addHook('preHandler', async (req) => {
+      const rule = req.routeOptions.config.tenant;
+      if (!rule || rule === 'none' || 'resolve' in rule) return;
+      const [part, key] = placeOf(rule);
+      const value = valueAt(req, part, key);
+      if (typeof value !== 'string' || value === '') throw unresolvable(part, key);
+      if (value !== req.customerId) await admit(req, value);
     });
   },
   { name: 'tenant-guard', dependencies: ['auth', 'pg', 'permission-guard'] },
 );
-
-/** The customer id a request names: a string, null (resource does not exist) or undefined (none given). */
-async function customerNamedBy(req: FastifyRequest, tenant: Exclude<TenantRule, 'none'>): Promise<string | null | undefined> {
-  if ('resolve' in tenant) return tenant.resolve(req);
-  const [source, key] =
-    'params' in tenant ? [req.params, tenant.params] : 'query' in tenant ? [req.query, tenant.query] : [req.body, tenant.body];
-  const value = (source as Record<string, unknown> | undefined)?.[key];
-  if (value === undefined || value === null || value === '') return undefined;
-  return String(value);
-}

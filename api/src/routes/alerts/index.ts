@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { countAlertsOfCustomer, createAlert, deleteAlerts, listAlertNotices, listAlerts } from '@cc/shared/db/alerts.ts';
 import { withTransaction } from '@cc/shared/db/pool.ts';
-import { findCustomerInsightSettings } from '@cc/shared/db/anomalies.ts';
 import { MESSAGES } from '@cc/shared/constants.ts';
 import { Alert, AlertCreateBody, AlertDeleteAnswer, AlertDeleteBody, AlertList, AlertNoticeList, AlertParams } from '@cc/shared/schemas/insights.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';
@@ -22,7 +21,7 @@ const alerts: FastifyPluginAsyncTypebox = async (app) => {
       config: { permission: 'alerts_read', tenant: { params: 'customer' } },
       schema: { tags: ['alerts'], summary: 'The customer’s billing alerts', params: AlertParams, response: withErrors({ 200: AlertList }) },
     },
-    async (req) => listAlerts(app.pg, req.customerId!),
+    async (req) => listAlerts(app.pg, req.customer.customer_id),
   );
 
   app.post(
@@ -39,10 +38,9 @@ const alerts: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req, reply) => {
       const alert = parseAlert(req.body);
-      const customer = await findCustomerInsightSettings(app.pg, req.customerId!);
-      if (!customer) throw new errors.customerNotFound();
+      const customer = req.customer;
       if (customer.billing_account_ids.length === 0) throw new errors.badRequest(MESSAGES.missingBillingAccount);
-      const saved = await createAlert(app.pg, { customerId: req.customerId!, ...alert, createdBy: req.auth!.email });
+      const saved = await createAlert(app.pg, { customerId: customer.customer_id, ...alert, createdBy: req.auth!.email });
       return reply.code(201).send(saved);
     },
   );
@@ -61,10 +59,11 @@ const alerts: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       const ids = [...new Set(req.body.ids)];
+      const customerId = req.customer.customer_id;
       const deleted = await withTransaction(app.pg, async (tx) => {
         // An id of another customer's alert is answered like an unknown one, and nothing is deleted.
-        if ((await countAlertsOfCustomer(tx, req.customerId!, ids)) !== ids.length) throw new errors.notFound('Alert not found');
-        return deleteAlerts(tx, req.customerId!, ids);
+        if ((await countAlertsOfCustomer(tx, customerId, ids)) !== ids.length) throw new errors.notFound('Alert not found');
+        return deleteAlerts(tx, customerId, ids);
       });
       return { deleted };
     },
@@ -81,7 +80,7 @@ const alerts: FastifyPluginAsyncTypebox = async (app) => {
         response: withErrors({ 200: AlertNoticeList }),
       },
     },
-    async (req) => listAlertNotices(app.pg, req.customerId!, NOTICE_PAGE),
+    async (req) => listAlertNotices(app.pg, req.customer.customer_id, NOTICE_PAGE),
   );
 };
 export default alerts;

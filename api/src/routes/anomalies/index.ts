@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { findAnomalyRun, findCustomerInsightSettings, listAnomalies } from '@cc/shared/db/anomalies.ts';
+import { findAnomalyRun, listAnomalies } from '@cc/shared/db/anomalies.ts';
 import { ANOMALY_MIN_HISTORY_DAYS, ANOMALY_WINDOW_DAYS } from '@cc/shared/insights/anomaly-rule.ts';
 import { isIsoDate } from '@cc/shared/time.ts';
 import { normaliseDecimal } from '@cc/shared/decimal.ts';
@@ -40,8 +40,7 @@ const anomalies: FastifyPluginAsyncTypebox = async (app) => {
       if (!isIsoDate(p.date)) throw new errors.badRequest('Invalid date, expected YYYY-MM-DD');
       const minPerc = threshold('minimum_anomaly_threshold', p.minimum_anomaly_threshold);
       const minValue = threshold('minimum_value_toggled_anomaly', p.minimum_value_toggled_anomaly);
-      const customer = await findCustomerInsightSettings(app.pg, req.customerId!);
-      if (!customer) throw new errors.customerNotFound();
+      const customer = req.customer;
       if (!customer.billing_account_ids.includes(p.billing_account_id)) throw new errors.notFound('Billing account not found');
 
       const base = {
@@ -51,14 +50,14 @@ const anomalies: FastifyPluginAsyncTypebox = async (app) => {
         window_days: ANOMALY_WINDOW_DAYS,
         min_history_days: ANOMALY_MIN_HISTORY_DAYS,
       };
-      const run = customer.anomaly_detection ? await findAnomalyRun(app.pg, req.customerId!, p.billing_account_id, p.date) : null;
+      const run = customer.anomaly_detection ? await findAnomalyRun(app.pg, customer.customer_id, p.billing_account_id, p.date) : null;
       if (!run) return { ...base, anomalies: [], computed_at: null, judged_series: 0, cold_start_series: 0 };
-      const labels = viewerLabels(req.auth!, req.customerId!);
+      const labels = viewerLabels(req.auth!, customer.customer_id);
       const rows =
         labels && labels.length === 0
           ? []
           : await listAnomalies(app.pg, {
-              customerId: req.customerId!,
+              customerId: customer.customer_id,
               billingAccountId: p.billing_account_id,
               date: p.date,
               minPerc,

@@ -3,8 +3,10 @@ import type { TSchema } from '@sinclair/typebox';
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import { ChartPayload, ChartQuery, CustomerParams, ProjectLabelBody, ResourceLabelBody, ServicesBody } from '@cc/shared/schemas/billing.ts';
 import { errors } from '../../errors.ts';
-import { accountContext, chartSettings, isViewer } from './context.ts';
-import { chartAnswer, type ChartBody, type ChartKind } from './answer.ts';
+import { accountContext, isViewer } from '../../billing/account.ts';
+import { chartSettings } from '../../billing/settings.ts';
+import { chartBodyOf, isLabelKind, type ChartKind } from '../../billing/cells.ts';
+import { chartAnswer, chartCacheSettings } from '../../billing/answer.ts';
 import { cachedJson, sendJson } from './cache.ts';
 
 interface ChartRoute {
@@ -24,17 +26,6 @@ const CHART_ROUTES: ChartRoute[] = [
   { url: '/v2/billing/resource/labels/details/chart/:customer', kind: 'resource_label_details', body: ResourceLabelBody, summary: 'Resource Labels with Project' },
 ];
 
-const isLabelKind = (k: ChartKind) => !k.startsWith('by_service') && k !== 'service_details';
-
-/** The chosen label key of a label chart body; 400 when missing. */
-export function labelOf(kind: ChartKind, body: Record<string, unknown>): string | undefined {
-  if (!isLabelKind(kind)) return undefined;
-  const field = kind.startsWith('project') ? 'project_label' : 'resource_label';
-  const v = body[field];
-  if (typeof v !== 'string' || v.trim() === '') throw new errors.badRequest(`${field}: This field is required`);
-  return v;
-}
-
 const charts: FastifyPluginAsyncTypebox = async (app) => {
   for (const r of CHART_ROUTES) {
     app.post(
@@ -51,29 +42,14 @@ const charts: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
       async (req, reply) => {
-        const viewer = isViewer(req);
+        const viewer = isViewer(req.auth);
         // spec 000 §6: a customerViewer sees only the project-label view and cannot pick a provider.
         if (viewer && !r.kind.startsWith('project_label')) throw new errors.forbidden('A customer viewer sees only the project-label view');
-        const body = (req.body ?? {}) as Record<string, unknown>;
-        const chartBody: ChartBody = {
-          services: body.services as string[] | undefined,
-          projects: body.projects as string[] | undefined,
-          label: labelOf(r.kind, body),
-        };
+        const body = chartBodyOf(r.kind, (req.body ?? {}) as Record<string, unknown>);
         const settings = chartSettings(req.query, { defaultProvider: isLabelKind(r.kind) ? 'all' : 'gcp', forceProvider: viewer ? 'all' : undefined });
-        const ctx = await accountContext(app, req, req.query.billing_account_id);
-        const cacheSettings = {
-          kind: r.kind,
-          provider: settings.provider,
-          range: settings.range,
-          today: settings.today,
-          top: settings.top,
-          body: { ...chartBody, services: [...(chartBody.services ?? [])].sort(), projects: [...(chartBody.projects ?? [])].sort() },
-          viewer: ctx.viewer,
-          // discount settings and currency are part of the answer: an edited customer must not get stale months
-          customer: ctx.customer,
-        };
-        return sendJson(reply, await cachedJson(app, ctx, cacheSettings, () => chartAnswer(app.pg, ctx, settings, r.kind, chartBody)));
+        const ctx = await accountContext(app.pg, req.customer, req.auth, req.query.billing_account_id);
+        const answer = await cachedJson(app, ctx, chartCacheSettings(ctx, settings, r.kind, body), () => chartAnswer(app.pg, ctx, settings, r.kind, body));
+        return sendJson(reply, answer);
       },
     );
   }

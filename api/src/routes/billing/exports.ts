@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import { ChartQuery, CustomerParams, ExportAnswer, ProjectLabelBody, ServicesBody } from '@cc/shared/schemas/billing.ts';
-import { accountContext, chartSettings } from './context.ts';
-import { projectLabelExport, serviceExport } from './answer.ts';
-import { labelOf } from './charts.ts';
+import { accountContext } from '../../billing/account.ts';
+import { chartSettings } from '../../billing/settings.ts';
+import { labelOf } from '../../billing/cells.ts';
+import { projectLabelExport, serviceExport } from '../../billing/answer.ts';
 
 /**
  * The two exports of spec 000 §7 (export_* needed; customerViewer lacks it). Resource-label grouping has no export.
@@ -25,7 +26,7 @@ const exportsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       const settings = chartSettings(req.query, { defaultProvider: 'gcp' });
-      const ctx = await accountContext(app, req, req.query.billing_account_id);
+      const ctx = await accountContext(app.pg, req.customer, req.auth, req.query.billing_account_id);
       return serviceExport(app.pg, ctx, settings, { services: req.body.services, projects: req.body.projects });
     },
   );
@@ -46,7 +47,7 @@ const exportsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req) => {
       const label = labelOf('project_label_details', req.body);
       const settings = chartSettings(req.query, { defaultProvider: 'all' });
-      const ctx = await accountContext(app, req, req.query.billing_account_id);
+      const ctx = await accountContext(app.pg, req.customer, req.auth, req.query.billing_account_id);
       return projectLabelExport(app.pg, ctx, settings, { label, projects: req.body.projects });
     },
   );

@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import { BillingSettings, CustomerParams, SettingsQuery } from '@cc/shared/schemas/billing.ts';
 import { billingOptions } from '@cc/shared/db/billing-query.ts';
-import { accountContext, parseProvider } from './context.ts';
+import { accountContext } from '../../billing/account.ts';
+import { parseProvider } from '../../billing/settings.ts';
 import { cachedJson, sendJson } from './cache.ts';
 
 const settings: FastifyPluginAsyncTypebox = async (app) => {
@@ -20,7 +21,7 @@ const settings: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req, reply) => {
       const provider = parseProvider(req.query.provider, 'all');
-      const ctx = await accountContext(app, req, req.query.billing_account_id);
+      const ctx = await accountContext(app.pg, req.customer, req.auth, req.query.billing_account_id);
       const filter = {
         customerId: ctx.customerId,
         billingAccountId: ctx.billingAccountId,

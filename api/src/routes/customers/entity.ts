@@ -21,7 +21,7 @@ const customerEntity: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      const entity = await entityOfCustomer(app.pg, req.params.id);
+      const entity = await entityOfCustomer(app.pg, req.customer.customer_id);
       if (!entity) throw new errors.customerNotFound();
       return entity;
     },

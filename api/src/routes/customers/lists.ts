@@ -10,7 +10,6 @@ import { CustomerDocument } from '@cc/shared/schemas/customer.ts';
 import { MemberListBody, MemberListParams } from '@cc/shared/schemas/admin.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import { errors } from '../../errors.ts';
-import { publishUsersChanged } from '../users/events.ts';
 
 type Change = 'set' | 'add' | 'remove';
 
@@ -60,7 +59,8 @@ const customerLists: FastifyPluginAsyncTypebox = async (app) => {
         response: withErrors({ 200: CustomerDocument }),
       },
       handler: async (req) => {
-        const { id, list } = req.params;
+        const id = req.customer.customer_id;
+        const { list } = req.params;
         const emails = emailsOf(req.body.users);
         const changed = await withTransaction(app.pg, async (tx) => {
           const users = await applyChange(tx, id, list, change, emails);
@@ -68,7 +68,7 @@ const customerLists: FastifyPluginAsyncTypebox = async (app) => {
           for (const u of users) await refreshClaims(tx, u);
           return users;
         });
-        await publishUsersChanged(app, { type: 'access', users: changed });
+        await app.userEvents.publish({ type: 'access', users: changed });
         const doc = await findCustomer(app.pg, id);
         if (!doc) throw new errors.customerNotFound();
         return doc;

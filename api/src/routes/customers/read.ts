@@ -45,7 +45,7 @@ const customersRead: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      const customer = await findCustomer(app.pg, req.params.id);
+      const customer = await findCustomer(app.pg, req.customer.customer_id);
       if (!customer) throw new errors.customerNotFound();
       return visibleTo(req.auth!, customer);
     },

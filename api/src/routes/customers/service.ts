@@ -32,7 +32,7 @@ const serviceAccess: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      const customer = await withServiceAccount(req.params.id);
+      const customer = await withServiceAccount(req.customer.customer_id);
       return { service_account_email: customer.service_account_email, projects: await projects.grantedProjects(customer) };
     },
   );
@@ -50,10 +50,10 @@ const serviceAccess: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      if (req.body.customer_id !== undefined && req.body.customer_id !== req.params.id) {
+      if (req.body.customer_id !== undefined && req.body.customer_id !== req.customer.customer_id) {
         throw new InputError('customer_id does not match the customer in the path');
       }
-      const customer = await withServiceAccount(req.params.id);
+      const customer = await withServiceAccount(req.customer.customer_id);
       const ids = parseProjectIds(req.body.project_ids);
       return { script: serviceAccountScript(req.body.action, customer.service_account_email, ids) };
     },

@@ -38,8 +38,8 @@ const customersWrite: FastifyPluginAsyncTypebox = async (app) => {
     '/v1/customers/',
     {
       // The body's customer_id names a customer that does not exist yet: there is no tenant to check, and
-      // only admins hold customermanagement_create. (undefined = "names no customer" to the tenant guard.)
-      config: { permission: 'customermanagement_create', tenant: { resolve: async () => undefined as unknown as null } },
+      // only admins hold customermanagement_create.
+      config: { permission: 'customermanagement_create', tenant: { resolve: async () => undefined } },
       schema: {
         tags: ['customers'],
         summary: 'Create a customer (customer_id derived from the name when omitted)',
@@ -74,13 +74,13 @@ const customersWrite: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       await withTransaction(app.pg, async (tx) => {
-        const stored = await findCustomerRecord(tx, req.params.id, true);
+        const stored = await findCustomerRecord(tx, req.customer.customer_id, true);
         if (!stored) throw new errors.customerNotFound();
         const record = resolveCustomer(req.body, stored);
         await checkReferences(tx, record);
         await updateCustomer(tx, record);
       });
-      return answer(app, req.params.id);
+      return answer(app, req.customer.customer_id);
     },
   );
 

@@ -7,7 +7,6 @@ import { InputError, required } from '@cc/shared/admin/input-error.ts';
 import { InvitationAccept, InvitationInfo, InvitationParams } from '@cc/shared/schemas/admin.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import { errors } from '../../errors.ts';
-import { hashPassword } from '../auth/index.ts';
 
 const NOT_FOUND = 'Invitation not found or expired';
 
@@ -42,7 +41,7 @@ const invitations: FastifyPluginAsyncTypebox = async (app) => {
       const tokenHash = hashInvitationToken(req.params.token);
       // Hash before the transaction: argon2 is slow on purpose, and a row lock should not wait for it.
       if (!(await findOpenInvitation(app.pg, tokenHash))) throw new errors.notFound(NOT_FOUND);
-      const passwordHash = await hashPassword(password);
+      const passwordHash = await app.passwords.hash(password);
       const userId = await withTransaction(app.pg, (tx) => acceptInvitation(tx, tokenHash, passwordHash));
       if (!userId) throw new errors.notFound(NOT_FOUND);
       return { email: userId };

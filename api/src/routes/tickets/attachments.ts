@@ -1,7 +1,17 @@
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { randomUUID } from 'node:crypto';
 import { withTransaction } from '@cc/shared/db/pool.ts';
-import { countAttachments, findAttachment, listAttachments, findUpload, insertAttachment, insertUpload, markTicketUpdated, markUploaded, softDeleteAttachment } from '@cc/shared/db/tickets.ts';
+import {
+  countAttachments,
+  findAttachment,
+  listAttachments,
+  findUpload,
+  insertAttachment,
+  insertUpload,
+  markUploaded,
+  softDeleteAttachment,
+} from '@cc/shared/db/tickets/attachments.ts';
+import { markTicketUpdated } from '@cc/shared/db/tickets/write.ts';
 import { generatedName, verifyUploadSignature, type AttachmentStore } from '@cc/shared/ports/attachment-store.ts';
 import { LIMITS, checkAttachmentCount, checkOpenForChanges } from '@cc/shared/tickets/rules.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Queryable } from '@cc/shared/db/pool.ts';
-import { findTicket, findTicketCustomer, type TicketRow } from '@cc/shared/db/tickets.ts';
+import { findTicket, findTicketCustomer, type TicketRow } from '@cc/shared/db/tickets/read.ts';
 import type { TicketSyncCommand } from '@cc/shared/commands/ticket-sync.ts';
 import { TicketRuleError } from '@cc/shared/tickets/rules.ts';
 import type { TenantRule } from '../../route-policy.ts';

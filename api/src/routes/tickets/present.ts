@@ -1,5 +1,7 @@
 /** Local rows → the answers of spec 000 §3 (Ticket, Comment). */
-import type { AttachmentRow, CommentRow, TicketRow } from '@cc/shared/db/tickets.ts';
+import type { AttachmentRow } from '@cc/shared/db/tickets/attachments.ts';
+import type { CommentRow } from '@cc/shared/db/tickets/comments.ts';
+import type { TicketRow } from '@cc/shared/db/tickets/read.ts';
 import { firstResponseBucket } from '@cc/shared/tickets/first-response.ts';
 import type { TicketAttachment, TicketComment, TicketDetail, TicketListItem } from '@cc/shared/schemas/tickets.ts';
 

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { findAttachment, listAttachments, listComments, listTickets } from '@cc/shared/db/tickets.ts';
+import { findAttachment, listAttachments } from '@cc/shared/db/tickets/attachments.ts';
+import { listComments } from '@cc/shared/db/tickets/comments.ts';
+import { listTickets } from '@cc/shared/db/tickets/read.ts';
 import { allowedTransitions, isTicketStatus, type TicketRole } from '@cc/shared/tickets/rules.ts';
 import type { AttachmentStore } from '@cc/shared/ports/attachment-store.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';
@@ -38,7 +40,7 @@ export function ticketReads(store: AttachmentStore): FastifyPluginAsyncTypebox {
         },
       },
       async (req, reply) => {
-        const page = await listTickets(app.pg, req.params.customer, { limit: req.query.limit ?? 500, offset: req.query.offset ?? 0 });
+        const page = await listTickets(app.pg, req.customer.customer_id, { limit: req.query.limit ?? 500, offset: req.query.offset ?? 0 });
         // the screens page on the server: the count of all the customer's tickets rides in a header, the body stays a list
         void reply.header('x-total-count', String(page.total));
         return page.rows.map(listItem);

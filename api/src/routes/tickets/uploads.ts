@@ -1,5 +1,5 @@
 import type { Queryable } from '@cc/shared/db/pool.ts';
-import { findUpload } from '@cc/shared/db/tickets.ts';
+import { findUpload } from '@cc/shared/db/tickets/attachments.ts';
 import { GENERATED_NAME_RE, displayName, type AttachmentStore } from '@cc/shared/ports/attachment-store.ts';
 import { detectFileType } from '@cc/shared/tickets/file-type.ts';
 import { LIMITS, TICKET_MESSAGES } from '@cc/shared/tickets/rules.ts';

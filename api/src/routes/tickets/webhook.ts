@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { recordWebhookDelivery } from '@cc/shared/db/tickets.ts';
+import { recordWebhookDelivery } from '@cc/shared/db/tickets/sync.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import { WebhookAnswer } from '@cc/shared/schemas/tickets.ts';
 import { errors } from '../../errors.ts';

@@ -1,28 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { randomUUID } from 'node:crypto';
 import { withTransaction } from '@cc/shared/db/pool.ts';
-import { findCustomer } from '@cc/shared/db/customers.ts';
-import {
-  claimStatusComment,
-  insertAttachment,
-  insertComment,
-  insertTicket,
-  listAttachments,
-  markTicketUpdated,
-  saveSatisfaction,
-  updatePriority,
-  updateStatus,
-} from '@cc/shared/db/tickets.ts';
+import type { TenantCustomer } from '@cc/shared/db/customers.ts';
+import { listMembers } from '@cc/shared/db/customers-write.ts';
+import { insertAttachment, listAttachments } from '@cc/shared/db/tickets/attachments.ts';
+import { insertComment } from '@cc/shared/db/tickets/comments.ts';
+import { insertTicket, markTicketUpdated } from '@cc/shared/db/tickets/write.ts';
 import type { AttachmentStore } from '@cc/shared/ports/attachment-store.ts';
 import {
   PRIORITY_MEANINGS,
-  TICKET_MESSAGES,
   checkAttachmentCount,
   checkCommentMessage,
   checkNewTicket,
   checkOpenForChanges,
-  checkPriorityChange,
-  checkSatisfaction,
   checkStatusChange,
   isTicketPriority,
   ticketRole,
@@ -30,7 +20,8 @@ import {
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import { AddCommentBody, CreateTicketBody, PriorityBody, SatisfactionBody, StatusBody, TicketComment, TicketDetail, TicketKeyParams } from '@cc/shared/schemas/tickets.ts';
 import { errors } from '../../errors.ts';
-import { commentText, enqueueSync, rule, ticketOr404, ticketTenant } from './context.ts';
+import { enqueueSync, rule, ticketOr404, ticketTenant } from './context.ts';
+import { changePriority, changeStatus, changeTicket, giveSatisfaction } from './change.ts';
 import { checkUploads } from './uploads.ts';
 import { comment, detail } from './present.ts';
 
@@ -55,9 +46,10 @@ export function ticketWrites(store: AttachmentStore): FastifyPluginAsyncTypebox 
         const fields = rule(() => checkNewTicket(req.body));
         const names = req.body.attachments ?? [];
         rule(() => checkAttachmentCount(0, names.length));
+        const customer = req.customer;
         const id = req.body.id ?? randomUUID();
         const outcome = await withTransaction(app.pg, async (tx) => {
-          const created = await insertTicket(tx, { id, customer_id: req.body.customer, ...fields, created_by: user.email });
+          const created = await insertTicket(tx, { id, customer_id: customer.customer_id, ...fields, created_by: user.email });
           if (!created) return 'replayed' as const;
           // a refused file rolls the ticket back with it
           const uploads = await checkUploads(tx, store, names, user.email);
@@ -69,24 +61,24 @@ export function ticketWrites(store: AttachmentStore): FastifyPluginAsyncTypebox 
         if (outcome === 'replayed') {
           // a retried POST: the same ticket, nothing created twice; an id of another customer's ticket is not revealed
           const existing = await ticketOr404(app.pg, id);
-          if (existing.customer_id !== req.body.customer) throw new errors.badRequest('This ticket id is already used');
+          if (existing.customer_id !== customer.customer_id) throw new errors.badRequest('This ticket id is already used');
           return reply.code(200).send(await answer(id));
         }
         await enqueueSync(app, { op: 'create', ticket_id: id });
-        await notifyCustomer(id, req.body.customer, fields, user.email);
+        await notifyCustomer(id, customer, fields, user.email);
         return reply.code(201).send(await answer(id));
       },
     );
 
     /** Spec 000 §2: a new ticket e-mails the customer's notify list (once per ticket: the notify key). */
-    async function notifyCustomer(id: string, customerId: string, t: { summary: string; description: string; priority: string }, by: string) {
-      const customer = await findCustomer(app.pg, customerId);
-      if (!customer || customer.notify.length === 0) return;
+    async function notifyCustomer(id: string, customer: TenantCustomer, t: { summary: string; description: string; priority: string }, by: string) {
+      const notify = await listMembers(app.pg, customer.customer_id, 'notify');
+      if (notify.length === 0) return;
       const link = `${app.config.PUBLIC_URL}/supportrequest/view/${id}`;
       const meaning = isTicketPriority(t.priority) ? PRIORITY_MEANINGS[t.priority] : '';
       try {
         await app.producers.enqueue('notify', 'notify.send', {
-          to: customer.notify,
+          to: notify,
           subject: `New support ticket for ${customer.customer_name}: ${t.summary}`,
           text: `${by} raised a Rapid Architecture Ticket for ${customer.customer_name}.\n\nSummary: ${t.summary}\nPriority: ${t.priority} (${meaning})\n\n${t.description}\n\nOpen it: ${link}\n`,
           key: `ticket-created-${id}`,
@@ -137,36 +129,7 @@ export function ticketWrites(store: AttachmentStore): FastifyPluginAsyncTypebox 
         config: { permission: 'supportrequest_update', tenant: ticketTenant(app) },
         schema: { tags, summary: 'Change the status (needs a comment)', params: TicketKeyParams, body: StatusBody, response: withErrors({ 200: TicketDetail }) },
       },
-      async (req) => {
-        const user = req.auth!;
-        const result = await withTransaction(app.pg, async (tx) => {
-          const t = await ticketOr404(tx, req.params.key, { forUpdate: true });
-          const to = rule(() => checkStatusChange(ticketRole(user.admin), t.status, req.body.name));
-          const inline = commentText(req.body.comment_body);
-          let commentId: string | null = null;
-          if (inline !== undefined) {
-            const message = rule(() => checkCommentMessage(inline));
-            const c = await insertComment(tx, {
-              id: randomUUID(),
-              ticket_id: t.id,
-              message,
-              author: user.email,
-              by_provider: user.admin,
-              previous_status: t.status,
-              current_status: to,
-              used_by_change: true,
-            });
-            commentId = c.id;
-          } else if (!(await claimStatusComment(tx, t.id, user.email, t.status, to))) {
-            throw new errors.badRequest(TICKET_MESSAGES.required);
-          }
-          await updateStatus(tx, t.id, to, user.email);
-          return { id: t.id, version: t.local_version + 1, commentId };
-        });
-        if (result.commentId) await enqueueSync(app, { op: 'comment', ticket_id: result.id, ref: result.commentId });
-        await enqueueSync(app, { op: 'push', ticket_id: result.id, ref: String(result.version) });
-        return answer(result.id);
-      },
+      async (req) => answer(await changeTicket(app, req.params.key, changeStatus(req.auth!, req.body))),
     );
 
     app.patch(
@@ -175,29 +138,7 @@ export function ticketWrites(store: AttachmentStore): FastifyPluginAsyncTypebox 
         config: { permission: 'supportrequest_update', tenant: ticketTenant(app) },
         schema: { tags, summary: 'Change the priority (with its comment)', params: TicketKeyParams, body: PriorityBody, response: withErrors({ 200: TicketDetail }) },
       },
-      async (req) => {
-        const user = req.auth!;
-        const result = await withTransaction(app.pg, async (tx) => {
-          const t = await ticketOr404(tx, req.params.key, { forUpdate: true });
-          const to = rule(() => checkPriorityChange(t.status, t.priority, req.body.priority.name));
-          const message = rule(() => checkCommentMessage(commentText(req.body.comment_body)));
-          const c = await insertComment(tx, {
-            id: randomUUID(),
-            ticket_id: t.id,
-            message,
-            author: user.email,
-            by_provider: user.admin,
-            previous_priority: t.priority,
-            current_priority: to,
-            used_by_change: true,
-          });
-          await updatePriority(tx, t.id, to, user.email);
-          return { id: t.id, version: t.local_version + 1, commentId: c.id };
-        });
-        await enqueueSync(app, { op: 'comment', ticket_id: result.id, ref: result.commentId });
-        await enqueueSync(app, { op: 'push', ticket_id: result.id, ref: String(result.version) });
-        return answer(result.id);
-      },
+      async (req) => answer(await changeTicket(app, req.params.key, changePriority(req.auth!, req.body))),
     );
 
     app.patch(
@@ -206,17 +147,7 @@ export function ticketWrites(store: AttachmentStore): FastifyPluginAsyncTypebox 
         config: { permission: 'supportrequest_update', tenant: ticketTenant(app) },
         schema: { tags, summary: 'Give customer satisfaction (once, Closed tickets)', params: TicketKeyParams, body: SatisfactionBody, response: withErrors({ 200: TicketDetail }) },
       },
-      async (req) => {
-        const user = req.auth!;
-        const result = await withTransaction(app.pg, async (tx) => {
-          const t = await ticketOr404(tx, req.params.key, { forUpdate: true });
-          const s = rule(() => checkSatisfaction(t, user.admin, req.body));
-          await saveSatisfaction(tx, t.id, s, user.email);
-          return { id: t.id, version: t.local_version + 1 };
-        });
-        await enqueueSync(app, { op: 'push', ticket_id: result.id, ref: String(result.version) });
-        return answer(result.id);
-      },
+      async (req) => answer(await changeTicket(app, req.params.key, giveSatisfaction(req.auth!, req.body))),
     );
   };
 }

@@ -15,7 +15,7 @@ import {
 } from '@cc/shared/schemas/admin.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import { errors } from '../../errors.ts';
-import usersEvents, { publishUsersChanged } from './events.ts';
+import usersEvents from './events.ts';
 import { issueInvitation, reinvite, sendInvitations } from './invite.ts';
 
 const shape = (u: AdminUserRow) => ({ ...u, email: u.id, entities: entityNames(u.customers) });
@@ -88,7 +88,7 @@ const users: FastifyPluginAsyncTypebox = async (app) => {
         return out;
       });
       await sendInvitations(app, mails);
-      await publishUsersChanged(app, { type: 'invited', users: emails });
+      await app.userEvents.publish({ type: 'invited', users: emails });
       const invited = await Promise.all(emails.map((e) => findAdminUser(app.pg, e)));
       return reply.code(201).send({ invited: invited.filter((u) => u !== null).map(shape) });
     },
@@ -128,7 +128,7 @@ const users: FastifyPluginAsyncTypebox = async (app) => {
         return out;
       });
       await sendInvitations(app, mails);
-      await publishUsersChanged(app, { type: 'updated', users: email === id ? [id] : [id, email] });
+      await app.userEvents.publish({ type: 'updated', users: email === id ? [id] : [id, email] });
       return shape((await findAdminUser(app.pg, email))!);
     },
   );
@@ -144,7 +144,7 @@ const users: FastifyPluginAsyncTypebox = async (app) => {
       if (ids.includes(req.auth!.email)) throw new InputError('You cannot delete your own account');
       const deleted = await withTransaction(app.pg, (tx) => deleteUsers(tx, ids));
       if (deleted === 0) throw new errors.userNotFound();
-      await publishUsersChanged(app, { type: 'deleted', users: ids });
+      await app.userEvents.publish({ type: 'deleted', users: ids });
       return { deleted };
     },
   );
@@ -160,7 +160,7 @@ const users: FastifyPluginAsyncTypebox = async (app) => {
       if (!user) throw new errors.userNotFound();
       if (user.password_hash && user.email_verified) throw new InputError('This user has already set a password');
       await reinvite(app, user.id);
-      await publishUsersChanged(app, { type: 'updated', users: [user.id] });
+      await app.userEvents.publish({ type: 'updated', users: [user.id] });
       return reply.code(202).send({ email: user.id });
     },
   );

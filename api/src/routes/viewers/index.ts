@@ -1,18 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { withTransaction } from '@cc/shared/db/pool.ts';
-import { findCustomerInsightSettings } from '@cc/shared/db/anomalies.ts';
 import { addViewerFilter, findNonViewers, listViewers, removeViewerFilters } from '@cc/shared/db/viewers.ts';
 import { refreshClaims } from '@cc/shared/db/users.ts';
-import type { Queryable } from '@cc/shared/db/pool.ts';
+import type { TenantCustomer } from '@cc/shared/db/customers.ts';
 import { ViewerChangeAnswer, ViewerFilterAddBody, ViewerList, ViewerParams, ViewerUserParams } from '@cc/shared/schemas/insights.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import { errors } from '../../errors.ts';
 
 /** The screen needs the customer's billing_viewer flag (spec 000 §6); without it the routes refuse. */
-async function requireBillingViewer(db: Queryable, customerId: string): Promise<void> {
-  const customer = await findCustomerInsightSettings(db, customerId);
-  if (!customer) throw new errors.customerNotFound();
+function requireBillingViewer(customer: TenantCustomer): string {
   if (!customer.billing_viewer) throw new errors.forbidden('Billing Viewer is disabled for this customer');
+  return customer.customer_id;
 }
 
 /**
@@ -28,8 +26,7 @@ const viewers: FastifyPluginAsyncTypebox = async (app) => {
       schema: { tags: ['viewers'], summary: 'Viewers of the customer and their project-label filters', params: ViewerParams, response: withErrors({ 200: ViewerList }) },
     },
     async (req) => {
-      await requireBillingViewer(app.pg, req.customerId!);
-      return listViewers(app.pg, req.customerId!);
+      return listViewers(app.pg, requireBillingViewer(req.customer));
     },
   );
 
@@ -46,8 +43,7 @@ const viewers: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      const customerId = req.customerId!;
-      await requireBillingViewer(app.pg, customerId);
+      const customerId = requireBillingViewer(req.customer);
       const users = [...new Set(req.body.users.map((u) => u.trim().toLowerCase()))];
       const filter = { label_key: req.body.label_key.trim(), label_value: req.body.label_value.trim() };
       if (!filter.label_key || !filter.label_value) throw new errors.badRequest('This field is required');
@@ -73,8 +69,7 @@ const viewers: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      const customerId = req.customerId!;
-      await requireBillingViewer(app.pg, customerId);
+      const customerId = requireBillingViewer(req.customer);
       const user = req.params.user.trim().toLowerCase();
       return withTransaction(app.pg, async (tx) => {
         if ((await findNonViewers(tx, customerId, [user])).length > 0) throw new errors.userNotFound();

@@ -7,11 +7,6 @@ WHERE d.customer_id = $1 AND d.billing_account_id = $2 AND d.usage_date BETWEEN 
   AND ($5::text IS NULL OR d.provider = $5)
   AND (cardinality($6::text[]) = 0 OR d.project_id = ANY($6))
   AND (cardinality($8::text[]) = 0 OR d.service = ANY($8))
-  AND ($7::jsonb IS NULL OR EXISTS (
-    SELECT 1 FROM cost_daily_label v
-    JOIN jsonb_to_recordset($7::jsonb) AS f(label_key text, label_value text)
-      ON v.label_key = f.label_key AND v.label_value = f.label_value
-    WHERE v.customer_id = d.customer_id AND v.billing_account_id = d.billing_account_id AND v.usage_date = d.usage_date
-      AND v.label_kind = 'project' AND v.project_id = d.project_id))
+  AND ($7::jsonb IS NULL OR (d.usage_date, d.project_id) IN (SELECT usage_date, project_id FROM viewer_allowed_days($1, $2, $3, $4, $7)))
 GROUP BY d.usage_date
 ORDER BY d.usage_date

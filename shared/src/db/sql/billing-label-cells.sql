@@ -4,20 +4,13 @@
 -- $1 customer_id, $2 billing_account_id, $3 from, $4 to, $5 provider (NULL = all), $6 projects text[] (empty = all),
 -- $7 viewer filters jsonb [{label_key,label_value}] (NULL = unrestricted), $8 'day' | 'month',
 -- $9 label_kind, $10 label_key
-WITH allowed AS (
-  -- viewer restriction: the (day, project) pairs whose project labels match one of the filters
-  SELECT DISTINCT v.usage_date, v.project_id
-  FROM cost_daily_label v
-  JOIN jsonb_to_recordset(coalesce($7::jsonb, '[]')) AS f(label_key text, label_value text)
-    ON v.label_key = f.label_key AND v.label_value = f.label_value
-  WHERE v.customer_id = $1 AND v.billing_account_id = $2 AND v.usage_date BETWEEN $3 AND $4 AND v.label_kind = 'project'
-), tot AS (
+WITH tot AS (
   SELECT d.usage_date, d.project_id, max(d.project_name) AS project_name, sum(d.cost + d.credits) AS s
   FROM cost_daily d
   WHERE d.customer_id = $1 AND d.billing_account_id = $2 AND d.usage_date BETWEEN $3 AND $4
     AND ($5::text IS NULL OR d.provider = $5)
     AND (cardinality($6::text[]) = 0 OR d.project_id = ANY($6))
-    AND ($7::jsonb IS NULL OR (d.usage_date, d.project_id) IN (SELECT usage_date, project_id FROM allowed))
+    AND ($7::jsonb IS NULL OR (d.usage_date, d.project_id) IN (SELECT usage_date, project_id FROM viewer_allowed_days($1, $2, $3, $4, $7)))
   GROUP BY d.usage_date, d.project_id
 ), lab AS (
   SELECT l.usage_date, l.project_id, l.label_value, sum(l.cost + l.credits) AS s
@@ -26,7 +19,7 @@ WITH allowed AS (
     AND l.label_kind = $9 AND l.label_key = $10
     AND ($5::text IS NULL OR l.provider = $5)
     AND (cardinality($6::text[]) = 0 OR l.project_id = ANY($6))
-    AND ($7::jsonb IS NULL OR (l.usage_date, l.project_id) IN (SELECT usage_date, project_id FROM allowed))
+    AND ($7::jsonb IS NULL OR (l.usage_date, l.project_id) IN (SELECT usage_date, project_id FROM viewer_allowed_days($1, $2, $3, $4, $7)))
   GROUP BY l.usage_date, l.project_id, l.label_value
 ), lab_sum AS (
   SELECT usage_date, project_id, sum(s) AS s FROM lab GROUP BY usage_date, project_id

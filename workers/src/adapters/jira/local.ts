@@ -15,7 +15,7 @@ import {
   localSearchUpdated,
   localUpdateIssue,
   type LocalIssueRow,
-} from '@cc/shared/db/tickets.ts';
+} from '@cc/shared/db/tickets/local.ts';
 import type { RemoteIssue, TicketSystem } from '@cc/shared/ports/ticket-system.ts';
 import { isTicketPriority } from '@cc/shared/tickets/rules.ts';
 

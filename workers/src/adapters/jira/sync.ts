@@ -22,7 +22,7 @@ import {
   readCursor,
   unsyncedTicketIds,
   writeCursor,
-} from '@cc/shared/db/tickets.ts';
+} from '@cc/shared/db/tickets/sync.ts';
 import type { AttachmentStore } from '@cc/shared/ports/attachment-store.ts';
 import { ticketIdFromLabels, ticketLabel, type RemoteIssue, type TicketSystem } from '@cc/shared/ports/ticket-system.ts';
 import { SATISFACTION_SCALE, TICKET_STATUSES, isTicketPriority } from '@cc/shared/tickets/rules.ts';

@@ -1,0 +1,45 @@
+/**
+ * Everything a billing request needs before it can read spend: the admitted customer's billing settings, the billing
+ * account (must be one of the customer's: another customer's account answers 404) and, for a customerViewer, their
+ * viewer filters read from the database at request time.
+ */
+import type { Queryable } from '@cc/shared/db/pool.ts';
+import type { TenantCustomer } from '@cc/shared/db/customers.ts';
+import { viewerFilters, type CustomerBilling, type LabelFilter } from '@cc/shared/db/billing-query.ts';
+import type { AuthUser } from '../plugins/app/auth.ts';
+import { errors } from '../errors.ts';
+
+export const MISSING_BILLING_ACCOUNT = 'Missing Billing Account. Please contact your system administrator.';
+export const VIEWER_WITHOUT_FILTER = 'Please contact your system administrator';
+
+export interface AccountContext {
+  customerId: string;
+  billingAccountId: string;
+  customer: CustomerBilling;
+  /** null: unrestricted; a list: the customerViewer's filters on this customer (never empty). */
+  viewer: LabelFilter[] | null;
+}
+
+export const isViewer = (user: AuthUser | null) => user?.role === 'customerViewer' && !user.admin;
+
+/** The billing settings alone: they are part of every cached answer's key, so nothing else may slip in. */
+const billingOf = (c: TenantCustomer): CustomerBilling => ({
+  billing_account_ids: c.billing_account_ids,
+  billing_currency: c.billing_currency,
+  billing_dashboard_type: c.billing_dashboard_type,
+  billing_dashboard_set_discount: c.billing_dashboard_set_discount,
+  tiers: c.tiers,
+});
+
+/** Customer + billing account (the customer's first when none is asked) + viewer restriction. */
+export async function accountContext(db: Queryable, customer: TenantCustomer, user: AuthUser | null, billingAccountId: string | undefined): Promise<AccountContext> {
+  if (customer.billing_account_ids.length === 0) throw new errors.notFound(MISSING_BILLING_ACCOUNT);
+  const account = billingAccountId || customer.billing_account_ids[0];
+  if (!customer.billing_account_ids.includes(account)) throw new errors.notFound('Billing account not found');
+  let viewer: LabelFilter[] | null = null;
+  if (user && isViewer(user)) {
+    viewer = await viewerFilters(db, customer.customer_id, user.email);
+    if (viewer.length === 0) throw new errors.forbidden(VIEWER_WITHOUT_FILTER);
+  }
+  return { customerId: customer.customer_id, billingAccountId: account, customer: billingOf(customer), viewer };
+}

@@ -1,0 +1,115 @@
+/**
+ * Computes chart and export answers: reads exact cells from the rollups, folds Top N, adds the Spend Sum summary
+ * and the monthly discount rows (with the current month's forecast). The answer's months are planned once
+ * (months.ts) and every part of the answer reads that plan.
+ */
+import type { Pool } from '@cc/shared/db/pool.ts';
+import { dailyTotals, labelCells, monthTotals, type SpendFilter } from '@cc/shared/db/billing-query.ts';
+import { buildChart } from '@cc/shared/billing/chart.ts';
+import { buckets, monthStart } from '@cc/shared/billing/periods.ts';
+import { forecastMonth, HISTORY_WEEKS, monthToDate } from '@cc/shared/billing/forecast.ts';
+import { applyDiscount, sortedTiers } from '@cc/shared/billing/discounts.ts';
+import { formatUnits, toUnits, type Units } from '@cc/shared/billing/money.ts';
+import { addDays } from '@cc/shared/time.ts';
+import type { BillingMonth, ChartPayload, ExportAnswer } from '@cc/shared/schemas/billing.ts';
+import type { AccountContext } from './account.ts';
+import type { ChartSettings } from './settings.ts';
+import { planMonths, type MonthPlan } from './months.ts';
+import { seriesCells, serviceRows, spendFilter, type ChartBody, type ChartKind } from './cells.ts';
+
+/** Daily totals of the current month and the 4 weeks before today (month-to-date and forecast), up to yesterday. */
+async function recentDays(pool: Pool, f: SpendFilter, s: ChartSettings): Promise<Map<string, Units>> {
+  const from = [monthStart(s.today), addDays(s.today, -7 * HISTORY_WEEKS)].sort()[0];
+  const rows = await dailyTotals(pool, f, from, addDays(s.today, -1));
+  return new Map(rows.map((r) => [r.day, toUnits(r.spend)]));
+}
+
+/** Whole-month totals of the plan's past months (the current one is month-to-date, from the daily rows). */
+async function pastMonths(pool: Pool, f: SpendFilter, plan: MonthPlan): Promise<Map<string, Units>> {
+  const rows = await monthTotals(pool, f, { from: `${plan.past[0]}-01`, to: `${plan.past.at(-1)}-01` });
+  return new Map(rows.map((r) => [r.month, toUnits(r.spend)]));
+}
+
+function monthRows(ctx: AccountContext, s: ChartSettings, plan: MonthPlan, daily: Map<string, Units>, past: Map<string, Units>): BillingMonth[] {
+  const discount = { type: ctx.customer.billing_dashboard_type, set_discount: ctx.customer.billing_dashboard_set_discount, tiers: ctx.customer.tiers };
+  return plan.rows.map((month) => {
+    const spend = month === plan.current ? monthToDate(daily, s.today) : (past.get(month) ?? 0n);
+    const forecast = month === plan.current ? forecastMonth(daily, s.today) : spend;
+    const actual = applyDiscount(discount, spend);
+    const forecasted = applyDiscount(discount, forecast);
+    return {
+      month,
+      monthly_spend: formatUnits(spend),
+      forecasted_monthly_spend: formatUnits(forecast),
+      discount: actual.discount,
+      reached_tier: actual.reached_tier,
+      forecasted_reached_tier: forecasted.reached_tier,
+      discounted_spend: formatUnits(actual.discounted),
+      forecasted_discounted_spend: formatUnits(forecasted.discounted),
+    };
+  });
+}
+
+export async function chartAnswer(pool: Pool, ctx: AccountContext, s: ChartSettings, kind: ChartKind, body: ChartBody): Promise<ChartPayload> {
+  const f = spendFilter(ctx, s, kind, body);
+  const plan = planMonths(s.range, s.today);
+  const [cells, daily, past] = await Promise.all([seriesCells(pool, f, s, kind, body), recentDays(pool, f, s), pastMonths(pool, f, plan)]);
+  const chart = buildChart(cells, buckets(s.range), s.top);
+  return {
+    keys: chart.keys,
+    data: chart.data,
+    colors: chart.colors,
+    max_value: chart.max_value,
+    series: chart.series,
+    summary: {
+      custom: formatUnits(chart.total),
+      month_to_date: formatUnits(monthToDate(daily, s.today)),
+      previous_month: formatUnits(past.get(plan.previous) ?? 0n),
+    },
+    months: monthRows(ctx, s, plan, daily, past),
+    range: s.range,
+    currency: ctx.customer.billing_currency,
+    billing_dashboard_type: ctx.customer.billing_dashboard_type,
+    tiers: ctx.customer.billing_dashboard_type === 'Tier Discount' ? sortedTiers(ctx.customer.tiers) : [],
+    top: s.top,
+  };
+}
+
+/** Export of the Project-with-Service detail: one row per bucket × project × service, exact spend. */
+export async function serviceExport(pool: Pool, ctx: AccountContext, s: ChartSettings, body: ChartBody): Promise<ExportAnswer> {
+  const f = spendFilter(ctx, s, 'service_details', body);
+  const rows = await serviceRows(pool, f, s.range);
+  const currency = ctx.customer.billing_currency;
+  return {
+    headers: ['Date', 'Project ID', 'Project Name', 'Service', 'Spend', 'Currency'],
+    rows: rows.map((r) => [r.bucket, r.project_id, r.project_name, r.service, formatUnits(toUnits(r.spend)), currency]),
+  };
+}
+
+/** Export of the Project Labels with Project detail: one row per bucket × project × label value (blank: unlabelled). */
+export async function projectLabelExport(pool: Pool, ctx: AccountContext, s: ChartSettings, body: ChartBody): Promise<ExportAnswer> {
+  const f = spendFilter(ctx, s, 'project_label_details', body);
+  const rows = await labelCells(pool, f, { from: s.range.start_date, to: s.range.end_date, granularity: s.range.granularity }, { kind: 'project', key: body.label ?? '' });
+  const currency = ctx.customer.billing_currency;
+  return {
+    headers: ['Date', 'Project Label', 'Label Value', 'Project ID', 'Project Name', 'Spend', 'Currency'],
+    rows: rows.map((r) => [r.bucket, body.label ?? '', r.label_value ?? '', r.project_id, r.project_name, formatUnits(toUnits(r.spend)), currency]),
+  };
+}
+
+/**
+ * What identifies a chart answer in the cache: every input of `chartAnswer`, lists sorted. The customer's discount
+ * settings and currency are part of the answer, so an edited customer never gets stale months.
+ */
+export function chartCacheSettings(ctx: AccountContext, s: ChartSettings, kind: ChartKind, body: ChartBody) {
+  return {
+    kind,
+    provider: s.provider,
+    range: s.range,
+    today: s.today,
+    top: s.top,
+    body: { ...body, services: [...(body.services ?? [])].sort(), projects: [...(body.projects ?? [])].sort() },
+    viewer: ctx.viewer,
+    customer: ctx.customer,
+  };
+}

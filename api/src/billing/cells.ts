@@ -1,0 +1,106 @@
+/**
+ * The cells of a chart or export: the spend filter of a request, and the rollup rows read as series cells (one per
+ * bucket and series key) for the service and label kinds.
+ */
+import type { Pool } from '@cc/shared/db/pool.ts';
+import { labelCells, serviceCells, serviceCellsMonthly, type ServiceCell, type SpendFilter } from '@cc/shared/db/billing-query.ts';
+import type { SeriesCell } from '@cc/shared/billing/chart.ts';
+import { splitWholeMonths, type DateRange } from '@cc/shared/billing/periods.ts';
+import { toUnits } from '@cc/shared/billing/money.ts';
+import { errors } from '../errors.ts';
+import type { AccountContext } from './account.ts';
+import type { ChartSettings } from './settings.ts';
+
+export type ChartKind = 'by_service' | 'service_details' | 'project_labels' | 'project_label_details' | 'resource_labels' | 'resource_label_details';
+
+/** Series name of spend that does not carry the chosen label key. */
+export const NO_LABEL = '(no label)';
+export const NO_SERVICE = '(no service)';
+
+export interface ChartBody {
+  services?: string[];
+  projects?: string[];
+  /** The label key of the label kinds. */
+  label?: string;
+}
+
+const isServiceKind = (k: ChartKind) => k === 'by_service' || k === 'service_details';
+export const isLabelKind = (k: ChartKind) => !isServiceKind(k);
+const labelKind = (k: ChartKind): 'project' | 'resource' => (k.startsWith('project') ? 'project' : 'resource');
+
+export function spendFilter(ctx: AccountContext, s: ChartSettings, kind: ChartKind, body: ChartBody): SpendFilter {
+  return {
+    customerId: ctx.customerId,
+    billingAccountId: ctx.billingAccountId,
+    provider: s.provider === 'all' ? null : s.provider,
+    services: isServiceKind(kind) ? (body.services ?? []) : [],
+    projects: body.projects ?? [],
+    viewer: ctx.viewer,
+  };
+}
+
+/**
+ * Service cells of a range. Monthly bars of an unrestricted caller read whole months from the monthly rollup and
+ * only the partial months at the edges from the daily one (a month is never in both, so rows never overlap).
+ */
+export async function serviceRows(pool: Pool, f: SpendFilter, range: DateRange): Promise<ServiceCell[]> {
+  if (range.granularity === 'day' || f.viewer !== null) {
+    return serviceCells(pool, f, { from: range.start_date, to: range.end_date, granularity: range.granularity });
+  }
+  const split = splitWholeMonths(range.start_date, range.end_date);
+  const parts = await Promise.all([
+    split.months ? serviceCellsMonthly(pool, f, split.months) : Promise.resolve([]),
+    ...split.days.map((d) => serviceCells(pool, f, { ...d, granularity: 'month' })),
+  ]);
+  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return parts.flat().sort((a, b) => cmp(a.bucket, b.bucket) || cmp(a.project_id, b.project_id) || cmp(a.service, b.service));
+}
+
+export async function seriesCells(pool: Pool, f: SpendFilter, s: ChartSettings, kind: ChartKind, body: ChartBody): Promise<SeriesCell[]> {
+  const range = { from: s.range.start_date, to: s.range.end_date, granularity: s.range.granularity };
+  if (isServiceKind(kind)) {
+    const rows = await serviceRows(pool, f, s.range);
+    return rows.map((r) => {
+      const service = r.service || NO_SERVICE;
+      return {
+        bucket: r.bucket,
+        key: kind === 'by_service' ? service : `${r.project_id} / ${service}`,
+        amount: toUnits(r.spend),
+        group: service,
+        project_id: kind === 'by_service' ? null : r.project_id,
+        project_name: kind === 'by_service' ? null : r.project_name,
+      };
+    });
+  }
+  const detail = kind.endsWith('_details');
+  const rows = await labelCells(pool, f, range, { kind: labelKind(kind), key: body.label ?? '' });
+  return rows.map((r) => {
+    const value = r.label_value ?? NO_LABEL;
+    return {
+      bucket: r.bucket,
+      key: detail ? `${value} / ${r.project_id}` : value,
+      amount: toUnits(r.spend),
+      group: value,
+      project_id: detail ? r.project_id : null,
+      project_name: detail ? r.project_name : null,
+    };
+  });
+}
+
+/** The chosen label key of a label chart body; 400 when missing. */
+export function labelOf(kind: ChartKind, body: Record<string, unknown>): string | undefined {
+  if (!isLabelKind(kind)) return undefined;
+  const field = kind.startsWith('project') ? 'project_label' : 'resource_label';
+  const v = body[field];
+  if (typeof v !== 'string' || v.trim() === '') throw new errors.badRequest(`${field}: This field is required`);
+  return v;
+}
+
+/** A chart route's validated body as the answer reads it. */
+export function chartBodyOf(kind: ChartKind, body: Record<string, unknown>): ChartBody {
+  return {
+    services: body.services as string[] | undefined,
+    projects: body.projects as string[] | undefined,
+    label: labelOf(kind, body),
+  };
+}
