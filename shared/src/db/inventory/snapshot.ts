@@ -5,6 +5,9 @@
  * same sync twice is a no-op apart from its run record.
  */
 import type pg from 'pg';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { from as copyFrom } from 'pg-copy-streams';
 import type { Pool, Queryable } from '../pool.ts';
 import { withTransaction } from '../pool.ts';
 import type { InventoryAsset, Recommendation } from '../../ports/inventory.ts';
@@ -55,29 +58,44 @@ export async function latestSyncRun(db: Queryable, customerId: string, status?: 
   return rows[0] ?? null;
 }
 
-// Rows per statement when staging: a few MB of JSON each, far below PostgreSQL's limits.
+// Recommendations per INSERT when staging: a few MB of JSON each (they number hundreds, not thousands).
 const CHUNK = 2000;
 
-async function stageAssets(tx: pg.PoolClient, assets: InventoryAsset[]): Promise<void> {
-  await tx.query(`CREATE TEMP TABLE inv_stage_asset (
-      asset_name text PRIMARY KEY, asset_type text, project_id text, location text, region text, violation_rule text,
-      display_name text, parent_name text, ancestors text[], update_time timestamptz, data jsonb, content_hash text
-    ) ON COMMIT DROP`);
-  for (let i = 0; i < assets.length; i += CHUNK) {
-    const chunk = assets.slice(i, i + CHUNK).map((a) => ({ ...a, region: regionOf(a.location), violation_rule: violationRule(a) }));
-    // A name seen twice (an upstream page repeated) keeps its first copy.
-    await tx.query(
-      `INSERT INTO inv_stage_asset
-       SELECT x.asset_name, x.asset_type, x.project_id, x.location, x.region, x.violation_rule, x.display_name, x.parent,
-              x.ancestors, x.update_time, x.data,
-              md5(jsonb_build_array(x.asset_type, x.project_id, x.location, x.region, x.violation_rule, x.display_name,
-                                    x.parent, x.ancestors, x.update_time, x.data)::text)
-         FROM jsonb_to_recordset($1::jsonb) AS x(asset_name text, asset_type text, project_id text, location text,
-              region text, violation_rule text, display_name text, parent text, ancestors text[], update_time timestamptz, data jsonb)
-       ON CONFLICT (asset_name) DO NOTHING`,
-      [JSON.stringify(chunk)],
-    );
+// COPY text format: backslash, tab and line breaks escaped; \N is NULL.
+const copyText = (v: string | null) => (v === null ? '\\N' : v.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r')));
+// A text[] literal: every element quoted, its backslashes and quotes escaped.
+const arrayLiteral = (items: string[]) => `{${items.map((i) => `"${i.replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(',')}}`;
+
+const COPY_COLUMNS = 'asset_name, asset_type, project_id, location, region, violation_rule, display_name, parent_name, ancestors, update_time, data';
+
+/** COPY lines, 500 rows to a chunk: one stream write per row costs more than the rows themselves. */
+function* assetLines(assets: InventoryAsset[]): Generator<string> {
+  for (let i = 0; i < assets.length; i += 500) {
+    let chunk = '';
+    for (const a of assets.slice(i, i + 500)) {
+      const fields = [a.asset_name, a.asset_type, a.project_id, a.location, regionOf(a.location), violationRule(a), a.display_name, a.parent, arrayLiteral(a.ancestors), a.update_time, JSON.stringify(a.data)];
+      chunk += `${fields.map(copyText).join('\t')}\n`;
+    }
+    yield chunk;
   }
+}
+
+/** COPY, not INSERT: 100,000 assets stage in seconds. Then deduplicated and hashed in SQL. */
+async function stageAssets(tx: pg.PoolClient, assets: InventoryAsset[]): Promise<void> {
+  await tx.query(`CREATE TEMP TABLE inv_copy_asset (
+      asset_name text, asset_type text, project_id text, location text, region text, violation_rule text,
+      display_name text, parent_name text, ancestors text[], update_time timestamptz, data jsonb,
+      ord bigint GENERATED ALWAYS AS IDENTITY
+    ) ON COMMIT DROP`);
+  await pipeline(Readable.from(assetLines(assets)), tx.query(copyFrom(`COPY inv_copy_asset (${COPY_COLUMNS}) FROM STDIN`)));
+  // A name seen twice (an upstream page repeated) keeps its first copy.
+  await tx.query(`CREATE TEMP TABLE inv_stage_asset ON COMMIT DROP AS
+      SELECT DISTINCT ON (asset_name) ${COPY_COLUMNS},
+             md5(jsonb_build_array(asset_type, project_id, location, region, violation_rule, display_name, parent_name,
+                                   ancestors, update_time, data)::text) AS content_hash
+        FROM inv_copy_asset ORDER BY asset_name, ord`);
+  await tx.query(`ALTER TABLE inv_stage_asset ADD PRIMARY KEY (asset_name)`);
+  await tx.query(`ANALYZE inv_stage_asset`);
 }
 
 async function stageRecommendations(tx: pg.PoolClient, recs: Recommendation[]): Promise<void> {
