@@ -1,0 +1,178 @@
+/**
+ * Reads of a customer's inventory snapshot: the two /inventory tables (server-side filter, sort and paging), one
+ * asset by graph node id, an asset's change history, and the slim rows the graph is built from. Every query is
+ * scoped by customer_id first, which leads every index.
+ */
+import type { Queryable } from '../pool.ts';
+import { decodeNodeId, type GraphAsset } from '../../inventory/graph.ts';
+
+/** An inventory item (spec 000 §3) plus what the detail view needs. */
+export interface InventoryItem {
+  asset_name: string;
+  asset_type: string;
+  project_id: string;
+  location: string | null;
+  region: string | null;
+  violation_rule: string | null;
+  display_name: string;
+  update_time: Date | null;
+}
+
+export interface RecommendationItem {
+  name: string;
+  etag: string;
+  state: string;
+  recommender: string;
+  recommender_subtype: string;
+  primary_impact_category: string;
+  /** Decimal string; negative is a saving. */
+  cost: string | null;
+  currency: string | null;
+  cost_duration: string | null;
+  description: string;
+  priority: string;
+  target_resources: string[];
+  location: string;
+  project_id: string;
+  last_refresh_time: Date | null;
+  /** The ticket that took it on, if any. */
+  ticket_key: string | null;
+}
+
+export interface Page<T> {
+  total: number;
+  items: T[];
+}
+
+/** Largest page a caller may ask for; the tables page far below it. */
+export const MAX_PAGE = 1000;
+
+export const ASSET_SORTS = ['asset_name', 'asset_type', 'project_id', 'region'] as const;
+export const RECOMMENDATION_SORTS = ['project_id', 'recommender_subtype', 'primary_impact_category', 'location', 'cost'] as const;
+
+interface Paging {
+  offset?: number;
+  limit?: number;
+  desc?: boolean;
+}
+
+export interface AssetQuery extends Paging {
+  /** Substring of the asset name, case-insensitive. */
+  search?: string;
+  asset_type?: string;
+  project_id?: string;
+  region?: string;
+  /** Only assets that break a rule (true) or none (false). */
+  violating?: boolean;
+  /** Default asset_name, the order the spec reads the collection in. */
+  sort?: (typeof ASSET_SORTS)[number];
+}
+
+export interface RecommendationQuery extends Paging {
+  search?: string;
+  project_id?: string;
+  primary_impact_category?: string;
+  recommender_subtype?: string;
+  state?: string;
+  /** Default project_id, the order the spec reads the collection in. */
+  sort?: (typeof RECOMMENDATION_SORTS)[number];
+}
+
+const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const clampLimit = (n: number | undefined) => Math.min(Math.max(Math.trunc(n ?? 100), 1), MAX_PAGE);
+const clampOffset = (n: number | undefined) => Math.max(Math.trunc(n ?? 0), 0);
+
+export async function listInventoryAssets(db: Queryable, customerId: string, q: AssetQuery = {}): Promise<Page<InventoryItem>> {
+  const sort = ASSET_SORTS.includes(q.sort ?? 'asset_name') ? (q.sort ?? 'asset_name') : 'asset_name';
+  const dir = q.desc ? 'DESC' : 'ASC';
+  // Ties broken by asset_name: stable pages, and the (customer_id, <sort>, asset_name) index serves the order.
+  const order = sort === 'asset_name' ? `asset_name ${dir}` : `${sort} ${dir}, asset_name ${dir}`;
+  const where = `customer_id = $1
+     AND ($2::text IS NULL OR asset_name ILIKE $2 OR display_name ILIKE $2)
+     AND ($3::text IS NULL OR asset_type = $3) AND ($4::text IS NULL OR project_id = $4) AND ($5::text IS NULL OR region = $5)
+     AND ($6::boolean IS NULL OR (violation_rule IS NOT NULL) = $6)`;
+  const params = [customerId, q.search ? likePattern(q.search) : null, q.asset_type ?? null, q.project_id ?? null, q.region ?? null, q.violating ?? null];
+  const [{ rows: total }, { rows }] = await Promise.all([
+    db.query<{ n: number }>(`SELECT count(*)::int AS n FROM inventory_asset WHERE ${where}`, params),
+    db.query<InventoryItem>(
+      `SELECT asset_name, asset_type, project_id, location, region, violation_rule, display_name, update_time
+         FROM inventory_asset WHERE ${where} ORDER BY ${order} OFFSET $7 LIMIT $8`,
+      [...params, clampOffset(q.offset), clampLimit(q.limit)],
+    ),
+  ]);
+  return { total: total[0]!.n, items: rows };
+}
+
+export async function listInventoryRecommendations(db: Queryable, customerId: string, q: RecommendationQuery = {}): Promise<Page<RecommendationItem>> {
+  const sort = RECOMMENDATION_SORTS.includes(q.sort ?? 'project_id') ? (q.sort ?? 'project_id') : 'project_id';
+  const dir = q.desc ? 'DESC' : 'ASC';
+  const order = `r.${sort} ${dir} NULLS LAST, r.name ${dir}`;
+  const where = `r.customer_id = $1
+     AND ($2::text IS NULL OR r.description ILIKE $2 OR r.name ILIKE $2 OR array_to_string(r.target_resources, ' ') ILIKE $2)
+     AND ($3::text IS NULL OR r.project_id = $3) AND ($4::text IS NULL OR r.primary_impact_category = $4)
+     AND ($5::text IS NULL OR r.recommender_subtype = $5) AND ($6::text IS NULL OR r.state = $6)`;
+  const params = [customerId, q.search ? likePattern(q.search) : null, q.project_id ?? null, q.primary_impact_category ?? null, q.recommender_subtype ?? null, q.state ?? null];
+  const [{ rows: total }, { rows }] = await Promise.all([
+    db.query<{ n: number }>(`SELECT count(*)::int AS n FROM inventory_recommendation r WHERE ${where}`, params),
+    db.query<RecommendationItem>(
+      `SELECT r.name, r.etag, r.state, r.recommender, r.recommender_subtype, r.primary_impact_category, r.cost::text AS cost,
+              r.currency, r.cost_duration, r.description, r.priority, r.target_resources, r.location, r.project_id,
+              r.last_refresh_time, c.ticket_key
+         FROM inventory_recommendation r
+         LEFT JOIN inventory_recommendation_claim c ON c.customer_id = r.customer_id AND c.recommendation_name = r.name
+        WHERE ${where} ORDER BY ${order} OFFSET $7 LIMIT $8`,
+      [...params, clampOffset(q.offset), clampLimit(q.limit)],
+    ),
+  ]);
+  return { total: total[0]!.n, items: rows };
+}
+
+/** One asset as the node detail shows it (spec 001 §7: name, asset_type, location, data). */
+export interface AssetDetail {
+  asset_name: string;
+  display_name: string;
+  asset_type: string;
+  location: string | null;
+  project_id: string;
+  ancestors: string[];
+  parent_name: string | null;
+  data: Record<string, unknown>;
+}
+
+/** `nodeId` as it comes in the URL (slashes written as `*`); null when the customer has no such asset. */
+export async function findAssetByNodeId(db: Queryable, customerId: string, nodeId: string): Promise<AssetDetail | null> {
+  const { rows } = await db.query<AssetDetail>(
+    `SELECT asset_name, display_name, asset_type, location, project_id, ancestors, parent_name, data
+       FROM inventory_asset WHERE customer_id = $1 AND asset_name = $2`,
+    [customerId, decodeNodeId(nodeId)],
+  );
+  return rows[0] ?? null;
+}
+
+export interface AssetChange {
+  change: 'added' | 'removed' | 'changed';
+  changed_fields: string[];
+  changed_at: Date;
+  sync_run_id: string;
+}
+
+/** Newest first. Works for assets no longer in the snapshot too (their last entry is 'removed'). */
+export async function assetHistory(db: Queryable, customerId: string, assetName: string, limit = 100): Promise<AssetChange[]> {
+  const { rows } = await db.query<AssetChange>(
+    `SELECT change, changed_fields, changed_at, sync_run_id FROM inventory_asset_change
+      WHERE customer_id = $1 AND asset_name = $2 ORDER BY id DESC LIMIT $3`,
+    [customerId, assetName, clampLimit(limit)],
+  );
+  return rows;
+}
+
+/** The snapshot as the graph builder needs it: only the data keys that make edges cross the wire. */
+export async function listGraphAssets(db: Queryable, customerId: string): Promise<GraphAsset[]> {
+  const { rows } = await db.query<GraphAsset>(
+    `SELECT asset_name, asset_type, display_name, ancestors, parent_name AS parent,
+            jsonb_strip_nulls(jsonb_build_object('disks', data->'disks', 'networkInterfaces', data->'networkInterfaces', 'network', data->'network')) AS data
+       FROM inventory_asset WHERE customer_id = $1 ORDER BY asset_name`,
+    [customerId],
+  );
+  return rows;
+}
