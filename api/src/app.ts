@@ -16,6 +16,7 @@ import swaggerPlugin from './plugins/app/swagger.ts';
 import bullBoardPlugin from './plugins/app/bull-board.ts';
 import staticWeb from './plugins/app/static-web.ts';
 import { localOidcProvider } from './oidc/local-provider.ts';
+import { withGeneratedSecrets } from './secrets.ts';
 import healthRoutes from './routes/health.ts';
 import authRoutes from './routes/auth/index.ts';
 import oidcRoutes from './routes/auth/oidc.ts';
@@ -34,7 +35,8 @@ import userRoutes from './routes/users/index.ts';
 import invitationRoutes from './routes/invitations/index.ts';
 
 /** Builds the api; `main.ts` listens, tests use `inject()`. */
-export async function buildApp(config: Config, opts: { logger?: boolean } = {}): Promise<FastifyInstance> {
+export async function buildApp(given: Config, opts: { logger?: boolean } = {}): Promise<FastifyInstance> {
+  const config = withGeneratedSecrets(given);
   const app = Fastify({
     logger: opts.logger === false ? false : { level: config.LOG_LEVEL },
     genReqId: (req) => (req.headers['x-request-id'] as string | undefined) ?? randomUUID(),
