@@ -19,7 +19,7 @@ import { localOidcProvider } from './oidc/local-provider.ts';
 import { withGeneratedSecrets } from './secrets.ts';
 import healthRoutes from './routes/health.ts';
 import authRoutes from './routes/auth/index.ts';
-import oidcRoutes from './routes/auth/oidc.ts';
+import oidcRoutes, { OIDC_CALLBACK_PATH } from './routes/auth/oidc.ts';
 import claimsRoutes from './routes/customers/claims.ts';
 import customersRead from './routes/customers/read.ts';
 import logRoutes from './routes/logs/index.ts';
@@ -81,6 +81,7 @@ export async function buildApp(given: Config, opts: { logger?: boolean } = {}): 
       issuer: oidcIssuer(config),
       clientId: config.OIDC_CLIENT_ID,
       clientSecret: config.OIDC_CLIENT_SECRET,
+      redirectUris: [`${config.PUBLIC_URL}${OIDC_CALLBACK_PATH}`],
     });
   }
   await app.register(staticWeb);

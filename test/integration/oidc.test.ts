@@ -68,6 +68,21 @@ t.test('social sign-in through the local OpenID provider', async (t) => {
     t.match(provider, /Invalid username or password/);
   });
 
+  t.test('a redirect_uri other than the api callback is refused on authorize, without redirecting', async (t) => {
+    const start = await fetch(`${base}/v1/auth/oidc/start`, { redirect: 'manual' });
+    const authorize = new URL(start.headers.get('location')!);
+    t.equal(authorize.searchParams.get('redirect_uri'), `${base}/v1/auth/oidc/callback`);
+    authorize.searchParams.set('redirect_uri', 'https://attacker.example/steal');
+    const page = await fetch(authorize, { redirect: 'manual' });
+    t.equal(page.status, 400);
+    t.same(await page.json(), { detail: 'redirect_uri is not registered for this client' });
+    const form = new URLSearchParams({ email: 'alice@acme.example', password: DEMO_PASSWORD });
+    for (const [k, v] of authorize.searchParams) form.set(k, v);
+    const posted = await fetch(`${base}/oidc/authorize`, { method: 'POST', body: form, redirect: 'manual' });
+    t.equal(posted.status, 400);
+    t.equal(posted.headers.get('location'), null);
+  });
+
   t.test('a callback without the flow cookie is refused', async (t) => {
     const res = await fetch(`${base}/v1/auth/oidc/callback?code=x&state=y`);
     t.equal(res.status, 400);

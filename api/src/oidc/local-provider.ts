@@ -18,6 +18,8 @@ export interface LocalProviderOptions {
   issuer: string;
   clientId: string;
   clientSecret: string;
+  /** The client's registered redirect URIs; any other is refused (400, no redirect), or codes could be sent to any site. */
+  redirectUris: string[];
 }
 
 interface PendingCode {
@@ -29,6 +31,7 @@ interface PendingCode {
   expires: number;
 }
 
+const UNREGISTERED = 'redirect_uri is not registered for this client';
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const policy = { permission: 'public', tenant: 'none' } as const;
 const hidden = { hide: true };
@@ -53,6 +56,8 @@ export const localOidcProvider: FastifyPluginAsyncTypebox<LocalProviderOptions> 
   const { privateKey, publicKey } = await generateKeyPair('RS256');
   const jwk: JWK = { ...(await exportJWK(publicKey)), kid: 'local-1', alg: 'RS256', use: 'sig' };
   const codes = new Map<string, PendingCode>();
+  // Exact string comparison, as OAuth 2.1 requires: no prefix, no wildcard, no normalisation.
+  const registered = (uri: string | undefined): uri is string => uri !== undefined && opts.redirectUris.includes(uri);
   const accessTokens = new Map<string, { email: string; emailVerified: boolean; expires: number }>();
 
   app.get('/.well-known/openid-configuration', { config: policy, schema: hidden }, async () => ({
@@ -89,6 +94,7 @@ export const localOidcProvider: FastifyPluginAsyncTypebox<LocalProviderOptions> 
   app.get('/authorize', { config: policy, schema: { ...hidden, querystring: AuthorizeQuery, response: { 200: Type.String(), 400: Detail } } }, async (req, reply) => {
     const q = req.query;
     if (q.client_id !== opts.clientId) return reply.code(400).send({ detail: 'unknown client_id' });
+    if (!registered(q.redirect_uri)) return reply.code(400).send({ detail: UNREGISTERED });
     if (q.response_type !== 'code') return reply.code(400).send({ detail: 'response_type must be code' });
     return reply.headers(htmlHeaders).send(page(q));
   });
@@ -96,7 +102,7 @@ export const localOidcProvider: FastifyPluginAsyncTypebox<LocalProviderOptions> 
   app.post('/authorize', { config: policy, schema: { ...hidden, body: AuthorizeForm, response: { 400: Detail, 401: Type.String() } } }, async (req, reply) => {
     const b = req.body ?? {};
     if (b.client_id !== opts.clientId) return reply.code(400).send({ detail: 'unknown client_id' });
-    if (!b.redirect_uri) return reply.code(400).send({ detail: 'redirect_uri is required' });
+    if (!registered(b.redirect_uri)) return reply.code(400).send({ detail: UNREGISTERED });
     const email = (b.email ?? '').trim().toLowerCase();
     const user = email && b.password ? await checkPassword(app.pg, email, b.password) : null;
     if (!user) return reply.code(401).headers(htmlHeaders).send(page(b, { email, message: MESSAGES.invalidLogin }));
@@ -124,7 +130,7 @@ export const localOidcProvider: FastifyPluginAsyncTypebox<LocalProviderOptions> 
     }
     const pending = codes.get(b.code ?? '');
     codes.delete(b.code ?? '');
-    if (b.grant_type !== 'authorization_code' || !pending || pending.expires < Date.now() || pending.redirectUri !== b.redirect_uri) {
+    if (b.grant_type !== 'authorization_code' || !pending || pending.expires < Date.now() || !registered(b.redirect_uri) || pending.redirectUri !== b.redirect_uri) {
       return reply.code(400).send({ error: 'invalid_grant' });
     }
     if (pending.codeChallenge) {
