@@ -7,6 +7,7 @@ import configPlugin from './plugins/external/config.ts';
 import pgPlugin from './plugins/external/pg.ts';
 import queuesPlugin from './plugins/external/queues.ts';
 import errorHandler from './plugins/app/error-handler.ts';
+import inputPolicy, { frameworkErrors } from './plugins/app/input-policy.ts';
 import authPlugin from './plugins/app/auth.ts';
 import routeRegistry from './plugins/app/route-registry.ts';
 import permissionGuard from './plugins/app/permission-guard.ts';
@@ -43,6 +44,7 @@ export async function buildApp(given: Config, opts: { logger?: boolean } = {}): 
     requestIdHeader: 'x-request-id',
     ajv: { customOptions: { removeAdditional: 'all', coerceTypes: 'array', useDefaults: true } },
     trustProxy: true,
+    frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // external: config, stores, queues
@@ -51,6 +53,7 @@ export async function buildApp(given: Config, opts: { logger?: boolean } = {}): 
   await app.register(queuesPlugin);
   // app: cross-cutting concerns, registered before any route so every route passes through them
   await app.register(errorHandler);
+  await app.register(inputPolicy);
   await app.register(authPlugin);
   await app.register(routeRegistry);
   await app.register(permissionGuard);
