@@ -8,6 +8,7 @@ import pgPlugin from './plugins/external/pg.ts';
 import queuesPlugin from './plugins/external/queues.ts';
 import errorHandler from './plugins/app/error-handler.ts';
 import inputPolicy, { frameworkErrors } from './plugins/app/input-policy.ts';
+import securityHeaders from './plugins/app/security-headers.ts';
 import authPlugin from './plugins/app/auth.ts';
 import routeRegistry from './plugins/app/route-registry.ts';
 import permissionGuard from './plugins/app/permission-guard.ts';
@@ -54,6 +55,7 @@ export async function buildApp(given: Config, opts: { logger?: boolean } = {}): 
   // app: cross-cutting concerns, registered before any route so every route passes through them
   await app.register(errorHandler);
   await app.register(inputPolicy);
+  await app.register(securityHeaders);
   await app.register(authPlugin);
   await app.register(routeRegistry);
   await app.register(permissionGuard);

@@ -3,6 +3,7 @@
  * (before the input policy each of these was a 500 from PostgreSQL or a crash).
  */
 import t from 'tap';
+import type { InjectOptions } from 'fastify';
 import { build, login, bearer } from '../helper.ts';
 import { DEEP_JSON } from './openapi.ts';
 
@@ -12,7 +13,7 @@ t.test('hostile input answers 400 { detail }', async (t) => {
   const alice = bearer(await login(app, 'alice@acme.example'));
   const json = { 'content-type': 'application/json' };
 
-  const cases: [string, Parameters<typeof app.inject>[0] & object][] = [
+  const cases: [string, InjectOptions][] = [
     ['NUL byte in the login e-mail', { method: 'POST', url: '/v1/auth/login', headers: json, payload: '{"email":"admin@commandcenter.local\\u0000","password":"commandcenter"}' }],
     ['NUL byte in a path id', { method: 'GET', url: '/v1/users/a%00b/', headers: admin }],
     ['NUL byte in a query', { method: 'GET', url: '/v1/users/?q=a%00b', headers: admin }],
