@@ -49,6 +49,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CURRENCIES, EMAIL_PATTERN } from '@cc/shared/constants.ts';
 import { ROLES } from '@cc/shared/permissions.ts';
+import { Page, PageSize } from './common.ts';
 
 const Email = Type.String({ pattern: EMAIL_PATTERN });
 
@@ -221,8 +222,8 @@ export type AdminUser = Static<typeof AdminUser>;
 
 export const UserListQuery = Type.Object({
   /** 0-based page. */
-  page: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
-  page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
+  page: Type.Optional(Page()),
+  page_size: Type.Optional(PageSize(500, 100)),
   /** Case-insensitive filter on e-mail, role, customer and entity names. */
   q: Type.Optional(Type.String()),
 });
