@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { Banner, Button, FormControl, Heading, Select, TextInput } from '@primer/react';
-import { errorDetail } from '../../app/api.ts';
+import { errorDetail } from '../../common/api-error.ts';
 import { useSnackbar } from '../../common/Snackbar.tsx';
-import type { Customer } from '../customers/customersApi.ts';
+import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
 import { useCreateAlertMutation, type AlertGroupBy } from './alertsApi.ts';
 import { useGetLabelSettingsQuery, type LabelSettings } from './labelSettingsApi.ts';
 import {
@@ -37,7 +37,7 @@ function labelsFor(settings: LabelSettings | undefined, groupBy: AlertGroupBy | 
  * The form 'Alert when Month-To-Date spend exceeds' (spec 001 §2.8): Group By (Total, Project Label,
  * Resource Label), label key and value (disabled and blank for Total), quota; Save and Reset.
  */
-export function AlertForm({ customer, billingAccountId }: { customer: Customer; billingAccountId: string }) {
+export function AlertForm({ customer, billingAccountId }: { customer: CustomerDocument; billingAccountId: string }) {
   const { show } = useSnackbar();
   const [createAlert, { isLoading: saving }] = useCreateAlertMutation();
   const settings = useGetLabelSettingsQuery({ customerId: customer.customer_id, billingAccountId });

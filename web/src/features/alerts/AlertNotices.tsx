@@ -1,7 +1,7 @@
 import { Banner } from '@primer/react';
-import { errorDetail } from '../../app/api.ts';
+import { errorDetail } from '../../common/api-error.ts';
 import { ListTable, type ListColumn } from '../../common/ListTable.tsx';
-import type { Customer } from '../customers/customersApi.ts';
+import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
 import { formatMoney } from '../anomalies/anomaly-format.ts';
 import { useGetAlertNoticesQuery, type AlertNotice } from './alertsApi.ts';
 import { GROUP_BY_LABELS } from './alert-form.ts';
@@ -34,7 +34,7 @@ const COLUMNS: readonly ListColumn<AlertNotice>[] = [
 ];
 
 /** The notices e-mailed so far: one per alert and billing month, the first time its quota was exceeded. */
-export function AlertNotices({ customer }: { customer: Customer }) {
+export function AlertNotices({ customer }: { customer: CustomerDocument }) {
   const { currentData, isFetching, error } = useGetAlertNoticesQuery(customer.customer_id);
   if (error) {
     return (

@@ -5,7 +5,7 @@ import { useLocation } from 'wouter';
 import { BILLING_TIME_ZONE, DEFAULT_CURRENCY } from '@cc/shared/constants.ts';
 import type { Claims } from '@cc/shared/claims.ts';
 import { hasPermission } from '@cc/shared/permissions.ts';
-import type { Customer } from '../customers/customersApi.ts';
+import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
 import { useGetBillingSettingsQuery, type ChartScope } from './billingApi.ts';
 import { ChartPanel } from './ChartPanel.tsx';
 import { ExportDialog } from './ExportDialog.tsx';
@@ -18,7 +18,7 @@ import styles from './BillingDashboard.module.css';
 
 export interface BillingDashboardProps {
   claims: Claims;
-  customer: Customer;
+  customer: CustomerDocument;
   billingAccountId: string;
   /** Alerts and Viewers apply only to the first billing account (spec 001 §9). */
   firstAccount: boolean;

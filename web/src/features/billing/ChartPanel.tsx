@@ -1,6 +1,6 @@
 import { useId, useMemo, useState } from 'react';
 import { Banner, Select } from '@primer/react';
-import { errorDetail } from '../../app/api.ts';
+import { errorDetail } from '../../common/api-error.ts';
 import { useGetBillingChartQuery, type ChartArgs } from './billingApi.ts';
 import { carriesDiscounts, DiscountSummary } from './DiscountSummary.tsx';
 import { MultiSelect } from './MultiSelect.tsx';

@@ -1,8 +1,8 @@
 import { Button } from '@primer/react';
 import { PlusIcon } from '@primer/octicons-react';
 import { useLocation } from 'wouter';
-import type { PageProps } from '../../app/routes.ts';
-import { errorDetail } from '../../app/api.ts';
+import type { PageProps } from '../../app/route-types.ts';
+import { errorDetail } from '../../common/api-error.ts';
 import { Page, PageMessage } from '../../common/Page.tsx';
 import { DataList, type DataListColumn } from '../../common/DataList.tsx';
 import { useListEntitiesQuery, type Entity } from './entitiesApi.ts';

@@ -1,6 +1,6 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { Button, FormControl, Spinner, Textarea } from '@primer/react';
-import { errorDetail } from '../../app/api.ts';
+import { errorDetail } from '../../common/api-error.ts';
 import { useSnackbar } from '../../common/Snackbar.tsx';
 import { isFinal, LIMITS } from '@cc/shared/tickets/rules.ts';
 import { formatTicketDate } from './ticket-dates.ts';

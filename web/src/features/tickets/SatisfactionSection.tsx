@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Button, Dialog, FormControl, Label, Radio, RadioGroup, Textarea } from '@primer/react';
-import { errorDetail } from '../../app/api.ts';
+import { errorDetail } from '../../common/api-error.ts';
 import { useSnackbar } from '../../common/Snackbar.tsx';
 import { LIMITS, SATISFACTION_SCALE } from '@cc/shared/tickets/rules.ts';
 import { formatTicketDate } from './ticket-dates.ts';

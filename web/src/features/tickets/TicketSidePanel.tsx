@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { FormControl, Select } from '@primer/react';
-import { errorDetail } from '../../app/api.ts';
+import { errorDetail } from '../../common/api-error.ts';
 import { useSnackbar } from '../../common/Snackbar.tsx';
 import { CommentDialog } from './CommentDialog.tsx';
 import { isTicketPriority, priorityChangeable, PRIORITY_MEANINGS, statusChangeable, TICKET_PRIORITIES, TICKET_STATUSES } from '@cc/shared/tickets/rules.ts';

@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { useAppSelector } from '../../app/hooks.ts';
-import { errorDetail } from '../../app/api.ts';
+import { errorDetail } from '../../common/api-error.ts';
 import { useSignedUploadUrlMutation, type Attachment } from './ticketsApi.ts';
 
 /**

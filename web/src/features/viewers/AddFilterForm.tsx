@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Banner, Button, Checkbox, CheckboxGroup, ConfirmationDialog, FormControl, Heading, Select } from '@primer/react';
-import { errorDetail } from '../../app/api.ts';
+import { errorDetail } from '../../common/api-error.ts';
 import { useSnackbar } from '../../common/Snackbar.tsx';
 import { useGetLabelSettingsQuery } from '../alerts/labelSettingsApi.ts';
 import { useAddViewerFilterMutation, type Viewer } from './viewersApi.ts';

@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { Banner, Button, ConfirmationDialog, Label } from '@primer/react';
 import { hasPermission } from '@cc/shared/permissions.ts';
-import type { PageProps } from '../../app/routes.ts';
-import { errorDetail } from '../../app/api.ts';
+import type { PageProps } from '../../app/route-types.ts';
+import { errorDetail } from '../../common/api-error.ts';
 import { useAppSelector } from '../../app/hooks.ts';
 import { Page } from '../../common/Page.tsx';
 import { ListTable, type ListColumn } from '../../common/ListTable.tsx';
 import { useSnackbar } from '../../common/Snackbar.tsx';
-import { useSelectedCustomer } from '../customers/useCustomerContext.ts';
+import { useSelectedCustomer } from '../../app/selection/useCustomerContext.ts';
 import { FirstAccountOnly } from '../alerts/FirstAccountOnly.tsx';
 import { useGetViewersQuery, useRemoveViewerFiltersMutation, type Viewer } from './viewersApi.ts';
 import { AddFilterForm } from './AddFilterForm.tsx';

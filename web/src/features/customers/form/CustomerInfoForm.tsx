@@ -1,8 +1,8 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { Button, Checkbox, FormControl, Heading, IconButton, Select, TextInput, VisuallyHidden } from '@primer/react';
 import { PlusIcon, TrashIcon } from '@primer/octicons-react';
-import type { Entity } from '../entities/entitiesApi.ts';
-import type { CustomerInput } from './customerManagementApi.ts';
+import type { Entity } from '../../entities/entitiesApi.ts';
+import type { CustomerInput } from '../customersApi.ts';
 import {
   CURRENCIES,
   DASHBOARD_TYPES,
@@ -19,7 +19,7 @@ import {
   type TemplateField,
 } from './customer-form.ts';
 import { AdvancedSettings } from './AdvancedSettings.tsx';
-import styles from '../../common/forms.module.css';
+import styles from '../../../common/forms.module.css';
 
 export interface CustomerInfoFormProps {
   mode: 'new' | 'update';

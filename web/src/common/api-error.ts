@@ -1,4 +1,16 @@
-import type { ApiError } from '../app/api.ts';
+/** Every failed api call, normalised by the api slice: the HTTP status (or a fetch failure kind) and the server's `detail`. */
+export interface ApiError {
+  status: number | string;
+  detail: string;
+}
+
+/** The `detail` of an RTK Query error, or undefined. */
+export function errorDetail(error: unknown): string | undefined {
+  if (error && typeof error === 'object' && 'detail' in error && typeof (error as ApiError).detail === 'string') {
+    return (error as ApiError).detail;
+  }
+  return undefined;
+}
 
 /**
  * The api's own `detail` for a failed save, or undefined when there is none worth showing, so the screen

@@ -1,4 +1,4 @@
-import { api } from '../../app/api.ts';
+import { api } from './api.ts';
 
 /** A screen crash as stored by `POST /v1/logs` (spec 000 §7); the server adds date and user. */
 export interface ErrorLog {

@@ -2,13 +2,13 @@ import { useMemo } from 'react';
 import { Button } from '@primer/react';
 import { PlusIcon } from '@primer/octicons-react';
 import { useLocation } from 'wouter';
-import type { PageProps } from '../../app/routes.ts';
-import { errorDetail } from '../../app/api.ts';
+import type { PageProps } from '../../app/route-types.ts';
+import { errorDetail } from '../../common/api-error.ts';
 import { Page, PageMessage } from '../../common/Page.tsx';
 import { DataList, type DataListColumn } from '../../common/DataList.tsx';
-import type { Customer } from '../customers/customersApi.ts';
+import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
 import { useListEntitiesQuery } from '../entities/entitiesApi.ts';
-import { useListCustomersQuery } from './customerManagementApi.ts';
+import { useListCustomersQuery } from './customersApi.ts';
 
 /** Every customer, for admins (spec 001 §2.5); a row opens the update screen. */
 export function CustomerListPage({ route }: PageProps) {
@@ -16,8 +16,8 @@ export function CustomerListPage({ route }: PageProps) {
   const { data, isLoading, error } = useListCustomersQuery();
   const { data: entities } = useListEntitiesQuery();
 
-  const columns = useMemo<DataListColumn<Customer>[]>(() => {
-    const entityName = (c: Customer) => entities?.find((e) => e.id === c.entity)?.name ?? 'No Entity';
+  const columns = useMemo<DataListColumn<CustomerDocument>[]>(() => {
+    const entityName = (c: CustomerDocument) => entities?.find((e) => e.id === c.entity)?.name ?? 'No Entity';
     return [
       { header: 'Name', cell: (c) => c.customer_name, text: (c) => c.customer_name },
       { header: 'Id', cell: (c) => c.customer_id, text: (c) => c.customer_id },

@@ -1,5 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import { sessionEnded } from '../session/sessionSlice.ts';
+import { sessionEnded } from '../../features/session/sessionSlice.ts';
 
 /**
  * Which customer and billing account the user is looking at: UI state the server does not own.

@@ -1,9 +1,10 @@
 import { useCallback } from 'react';
 import type { CustomerRef } from '@cc/shared/claims.ts';
-import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
+import { useAppDispatch, useAppSelector } from '../hooks.ts';
 import { SELECTED_CUSTOMER_COOKIE, readCookie, writeCookie } from '../../common/cookies.ts';
 import { billingAccountSelected, customerSelected } from './selectionSlice.ts';
-import { splitBillingAccounts, useGetCustomerQuery, type Customer } from './customersApi.ts';
+import { splitBillingAccounts, useGetCustomerQuery } from './customerApi.ts';
+import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
 
 const NO_CUSTOMERS: CustomerRef[] = [];
 
@@ -30,7 +31,7 @@ export function useSelectedCustomer() {
  * The selected customer's document. There is no customer yet, or the call failed: `customer` is
  * null, which reads as every feature off and no billing account.
  */
-export function useCurrentCustomer(): { customer: Customer | null; isLoading: boolean; isError: boolean } {
+export function useCurrentCustomer(): { customer: CustomerDocument | null; isLoading: boolean; isError: boolean } {
   const { selected } = useSelectedCustomer();
   // currentData, not data: while switching customers the previous customer's flags must not gate
   // the new one's pages.

@@ -1,6 +1,6 @@
 import { CURRENCIES, DEFAULT_CURRENCY, EMAIL_RE, MESSAGES } from '@cc/shared/constants.ts';
-import type { Customer } from '../customers/customersApi.ts';
-import type { CustomerInput, DiscountTier } from './customerManagementApi.ts';
+import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
+import type { CustomerInput, DiscountTier } from '../customersApi.ts';
 
 export const DASHBOARD_TYPES = ['Standard', 'Set Discount', 'Tier Discount'] as const;
 export { CURRENCIES };
@@ -196,7 +196,7 @@ export function validateCustomerForm(f: CustomerFormState): CustomerFormErrors {
 }
 
 /** The stored customer as form state. */
-export function formFromCustomer(c: Customer): CustomerFormState {
+export function formFromCustomer(c: CustomerDocument): CustomerFormState {
   const s = (v: unknown, fallback = '') => (v === null || v === undefined ? fallback : String(v));
   const arr = (v: unknown) => (Array.isArray(v) ? v.map(String).join(', ') : '');
   const tiers = Array.isArray(c.billing_dashboard_tier_discount) ? (c.billing_dashboard_tier_discount as DiscountTier[]) : [];

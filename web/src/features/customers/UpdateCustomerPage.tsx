@@ -1,17 +1,17 @@
 import { UnderlinePanels } from '@primer/react/experimental';
 import { useLocation } from 'wouter';
 import { routeParam } from '../../common/route-param.ts';
-import type { PageProps } from '../../app/routes.ts';
-import { serverDetail } from '../../common/server-detail.ts';
+import type { PageProps } from '../../app/route-types.ts';
+import { serverDetail } from '../../common/api-error.ts';
 import { Page, PageLoading } from '../../common/Page.tsx';
 import { MessageDialog } from '../../common/MessageDialog.tsx';
 import { useSnackbar } from '../../common/Snackbar.tsx';
-import { useGetCustomerQuery } from '../customers/customersApi.ts';
+import { useGetCustomerQuery } from '../../app/selection/customerApi.ts';
 import { useListEntitiesQuery } from '../entities/entitiesApi.ts';
-import { CustomerInfoForm } from './CustomerInfoForm.tsx';
+import { CustomerInfoForm } from './form/CustomerInfoForm.tsx';
 import { CustomerMemberTab, MEMBER_TABS } from './CustomerMemberTab.tsx';
-import { formFromCustomer } from './customer-form.ts';
-import { useUpdateCustomerMutation } from './customerManagementApi.ts';
+import { formFromCustomer } from './form/customer-form.ts';
+import { useUpdateCustomerMutation } from './customersApi.ts';
 
 const asList = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
 

@@ -1,10 +1,10 @@
 import type { ReactNode } from 'react';
 import { Heading } from '@primer/react';
-import type { PageProps } from '../../app/routes.ts';
+import type { PageProps } from '../../app/route-types.ts';
 import { Page, PageLoading, PageMessage } from '../../common/Page.tsx';
-import { useCurrentCustomer } from '../customers/useCustomerContext.ts';
-import { FLAG_LABELS, formFromCustomer } from './customer-form.ts';
-import { useGetCustomerEntityQuery } from './customerManagementApi.ts';
+import { useCurrentCustomer } from '../../app/selection/useCustomerContext.ts';
+import { FLAG_LABELS, formFromCustomer } from './form/customer-form.ts';
+import { useGetCustomerEntityQuery } from './customersApi.ts';
 import styles from '../../common/forms.module.css';
 
 const yesNo = (on: boolean) => (on ? 'Yes' : 'No');

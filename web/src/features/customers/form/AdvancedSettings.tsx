@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { Button, FormControl, Heading, TextInput } from '@primer/react';
 import { CopyIcon } from '@primer/octicons-react';
-import { errorDetail } from '../../app/api.ts';
-import { useSnackbar } from '../../common/Snackbar.tsx';
-import { useGenerateServiceScriptMutation, useGetServiceAccessQuery } from './customerManagementApi.ts';
-import styles from '../../common/forms.module.css';
+import { errorDetail } from '../../../common/api-error.ts';
+import { useSnackbar } from '../../../common/Snackbar.tsx';
+import { useGenerateServiceScriptMutation, useGetServiceAccessQuery } from '../customersApi.ts';
+import styles from '../../../common/forms.module.css';
 
 const projectIds = (value: string) =>
   value

@@ -1,17 +1,17 @@
 import { useState } from 'react';
 import { UnderlinePanels } from '@primer/react/experimental';
 import { useLocation } from 'wouter';
-import type { PageProps } from '../../app/routes.ts';
-import { serverDetail } from '../../common/server-detail.ts';
+import type { PageProps } from '../../app/route-types.ts';
+import { serverDetail } from '../../common/api-error.ts';
 import { Page } from '../../common/Page.tsx';
 import { MemberList, type MemberChange } from '../../common/MemberList.tsx';
 import { useSnackbar } from '../../common/Snackbar.tsx';
 import { useListEntitiesQuery } from '../entities/entitiesApi.ts';
 import { useAllUserIds } from '../users/usersApi.ts';
-import { CustomerInfoForm } from './CustomerInfoForm.tsx';
+import { CustomerInfoForm } from './form/CustomerInfoForm.tsx';
 import { MEMBER_TABS } from './CustomerMemberTab.tsx';
-import { EMPTY_CUSTOMER_FORM } from './customer-form.ts';
-import { useChangeCustomerMembersMutation, useCreateCustomerMutation, type MemberListName } from './customerManagementApi.ts';
+import { EMPTY_CUSTOMER_FORM } from './form/customer-form.ts';
+import { useChangeCustomerMembersMutation, useCreateCustomerMutation, type MemberListName } from './customersApi.ts';
 
 type Lists = Record<MemberListName, string[]>;
 

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import type { CustomerRef } from '@cc/shared/claims.ts';
-import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
+import { useAppDispatch, useAppSelector } from '../hooks.ts';
 import { billingAccountSelected } from './selectionSlice.ts';
 import { useSelectedCustomer } from './useCustomerContext.ts';
 import { LINK_BILLING_ACCOUNT_PARAM, LINK_CUSTOMER_PARAM } from '@cc/shared/links.ts';

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { serverDetail } from './server-detail.ts';
+import { serverDetail } from './api-error.ts';
 
 t.test('a save failure shows the api detail, else the screen falls back to its own message', async (t) => {
   t.equal(serverDetail({ status: 400, detail: 'name: This field is required' }), 'name: This field is required');
