@@ -3,7 +3,8 @@ import { errorDetail } from '../../common/api-error.ts';
 import { ListTable, type ListColumn } from '../../common/ListTable.tsx';
 import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
 import { formatMoney } from '../anomalies/anomaly-format.ts';
-import { useGetAlertNoticesQuery, type AlertNotice } from './alertsApi.ts';
+import type { AlertNotice } from '@cc/shared/schemas/insights.ts';
+import { useGetAlertNoticesQuery } from './alertsApi.ts';
 import { GROUP_BY_LABELS } from './alert-form.ts';
 
 const sentAt = new Intl.DateTimeFormat('en-CA', {

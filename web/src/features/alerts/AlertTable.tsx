@@ -6,7 +6,8 @@ import { ListTable, type ListColumn } from '../../common/ListTable.tsx';
 import { useSnackbar } from '../../common/Snackbar.tsx';
 import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
 import { formatMoney } from '../anomalies/anomaly-format.ts';
-import { useDeleteAlertsMutation, useGetAlertsQuery, type Alert } from './alertsApi.ts';
+import type { Alert } from '@cc/shared/schemas/insights.ts';
+import { useDeleteAlertsMutation, useGetAlertsQuery } from './alertsApi.ts';
 import { GROUP_BY_LABELS } from './alert-form.ts';
 
 const columns = (currency: string): ListColumn<Alert>[] => [

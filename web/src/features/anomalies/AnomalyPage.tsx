@@ -7,7 +7,8 @@ import { Page, PageLoading, PageMessage } from '../../common/Page.tsx';
 import { ListTable, type ListColumn } from '../../common/ListTable.tsx';
 import { useBillingAccounts, useCurrentCustomer, useSelectedCustomer } from '../../app/selection/useCustomerContext.ts';
 import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
-import { useGetAnomaliesQuery, type Anomaly, type AnomalyAnswer } from './anomaliesApi.ts';
+import type { Anomaly, AnomalyAnswer } from '@cc/shared/schemas/insights.ts';
+import { useGetAnomaliesQuery } from './anomaliesApi.ts';
 import { anomalyDate, changeSortValue, formatChange, formatMoney, formatNumber } from './anomaly-format.ts';
 
 const COLUMNS: readonly ListColumn<Anomaly>[] = [

@@ -2,7 +2,8 @@ import { errorDetail } from '../../common/api-error.ts';
 import { MemberList, type MemberChange } from '../../common/MemberList.tsx';
 import { useSnackbar } from '../../common/Snackbar.tsx';
 import { useAllUserIds } from '../users/usersApi.ts';
-import { useChangeCustomerMembersMutation, type MemberListName } from './customersApi.ts';
+import { useChangeCustomerMembersMutation } from './customersApi.ts';
+import type { MemberList as MemberListName } from '@cc/shared/schemas/admin.ts';
 
 /** Tab titles and failure messages of the three user lists (spec 001 §2.4, §8). */
 export const MEMBER_TABS: { list: MemberListName; title: string; failure: string }[] = [

@@ -3,7 +3,8 @@ import { Heading } from '@primer/react';
 import type { PageProps } from '../../app/route-types.ts';
 import { Page, PageLoading, PageMessage } from '../../common/Page.tsx';
 import { useCurrentCustomer } from '../../app/selection/useCustomerContext.ts';
-import { FLAG_LABELS, formFromCustomer } from './form/customer-form.ts';
+import { FLAG_LABELS } from './form/customer-form.ts';
+import { formFromCustomer } from './form/customer-convert.ts';
 import { useGetCustomerEntityQuery } from './customersApi.ts';
 import styles from '../../common/forms.module.css';
 

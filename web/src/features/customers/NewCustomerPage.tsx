@@ -11,7 +11,8 @@ import { useAllUserIds } from '../users/usersApi.ts';
 import { CustomerInfoForm } from './form/CustomerInfoForm.tsx';
 import { MEMBER_TABS } from './CustomerMemberTab.tsx';
 import { EMPTY_CUSTOMER_FORM } from './form/customer-form.ts';
-import { useChangeCustomerMembersMutation, useCreateCustomerMutation, type MemberListName } from './customersApi.ts';
+import { useChangeCustomerMembersMutation, useCreateCustomerMutation } from './customersApi.ts';
+import type { MemberList as MemberListName } from '@cc/shared/schemas/admin.ts';
 
 type Lists = Record<MemberListName, string[]>;
 

@@ -10,7 +10,7 @@ import { useGetCustomerQuery } from '../../app/selection/customerApi.ts';
 import { useListEntitiesQuery } from '../entities/entitiesApi.ts';
 import { CustomerInfoForm } from './form/CustomerInfoForm.tsx';
 import { CustomerMemberTab, MEMBER_TABS } from './CustomerMemberTab.tsx';
-import { formFromCustomer } from './form/customer-form.ts';
+import { formFromCustomer } from './form/customer-convert.ts';
 import { useUpdateCustomerMutation } from './customersApi.ts';
 
 const asList = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);

@@ -5,7 +5,8 @@ import type { PageProps } from '../../app/route-types.ts';
 import { errorDetail } from '../../common/api-error.ts';
 import { Page, PageMessage } from '../../common/Page.tsx';
 import { DataList, type DataListColumn } from '../../common/DataList.tsx';
-import { useListEntitiesQuery, type Entity } from './entitiesApi.ts';
+import type { Entity } from '@cc/shared/schemas/admin.ts';
+import { useListEntitiesQuery } from './entitiesApi.ts';
 
 const adminEmail = (e: Entity) => (e.admins.length > 0 ? [...e.admins].sort().join(', ') : 'No Users');
 

@@ -10,7 +10,8 @@ import { Page, PageLoading, PageMessage } from '../../common/Page.tsx';
 import { useSelectedCustomer } from '../../app/selection/useCustomerContext.ts';
 import { TicketTable } from './TicketTable.tsx';
 import { TablePager, PAGE_SIZES } from './TablePager.tsx';
-import { useListTicketsQuery, type TicketListItem } from './ticketsApi.ts';
+import type { TicketListItem } from '@cc/shared/schemas/tickets.ts';
+import { useListTicketsQuery } from './ticketsApi.ts';
 import { PENDING_POLL_MS } from './ticket-rules.ts';
 import styles from './tickets.module.css';
 

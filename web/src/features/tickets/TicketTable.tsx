@@ -1,7 +1,7 @@
 import type { KeyboardEvent } from 'react';
 import { formatListDate } from './ticket-dates.ts';
 import { SatisfactionLabel, StatusLabel, TicketKeyPending } from './TicketLabels.tsx';
-import type { TicketListItem } from './ticketsApi.ts';
+import type { TicketListItem } from '@cc/shared/schemas/tickets.ts';
 import styles from './tickets.module.css';
 
 const COLUMNS = ['Id', 'Summary', 'Status', 'Priority', 'Last Modified', 'First Response', 'Customer Satisfaction'];

@@ -10,7 +10,8 @@ import { DataList, type DataListColumn } from '../../common/DataList.tsx';
 import { ConfirmDialog } from '../../common/ConfirmDialog.tsx';
 import { MessageDialog } from '../../common/MessageDialog.tsx';
 import { useSnackbar } from '../../common/Snackbar.tsx';
-import { USER_PAGE_SIZE, useDeleteUsersMutation, useListUsersQuery, type AdminUser } from './usersApi.ts';
+import type { AdminUser } from '@cc/shared/schemas/admin.ts';
+import { USER_PAGE_SIZE, useDeleteUsersMutation, useListUsersQuery } from './usersApi.ts';
 import { useUserEvents } from './useUserEvents.ts';
 
 /** Spec 001 §2.7, §8: a user without a role entry reads 'user not found'. */

@@ -9,7 +9,8 @@ import { ListTable, type ListColumn } from '../../common/ListTable.tsx';
 import { useSnackbar } from '../../common/Snackbar.tsx';
 import { useSelectedCustomer } from '../../app/selection/useCustomerContext.ts';
 import { FirstAccountOnly } from '../alerts/FirstAccountOnly.tsx';
-import { useGetViewersQuery, useRemoveViewerFiltersMutation, type Viewer } from './viewersApi.ts';
+import type { Viewer } from '@cc/shared/schemas/insights.ts';
+import { useGetViewersQuery, useRemoveViewerFiltersMutation } from './viewersApi.ts';
 import { AddFilterForm } from './AddFilterForm.tsx';
 import styles from './ViewersPage.module.css';
 

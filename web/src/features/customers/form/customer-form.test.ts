@@ -1,21 +1,16 @@
 import t from 'tap';
+import { CUSTOMER_ID_CHARACTERS, customerIdFrom } from '@cc/shared/admin/customer-input.ts';
 import {
-  CUSTOMER_ID_TOO_SHORT,
-  DUPLICATE_TEMPLATE,
   EMPTY_CUSTOMER_FORM,
   EMPTY_TEMPLATE,
-  NOT_A_NUMBER,
-  NO_TIERS,
-  PERCENT_RANGE,
   cleanBillingAccountIds,
-  deriveCustomerId,
-  inputFromForm,
+  customerIdFromName,
   stripDriveFolderPrefix,
-  templateForm,
-  validateCustomerForm,
   withFlag,
   type CustomerFormState,
 } from './customer-form.ts';
+import { inputFromForm, templateForm } from './customer-convert.ts';
+import { CUSTOMER_ID_TOO_SHORT, DUPLICATE_TEMPLATE, NOT_A_NUMBER, NO_TIERS, PERCENT_RANGE, validateCustomerForm } from './validate-customer.ts';
 
 const valid: CustomerFormState = {
   ...EMPTY_CUSTOMER_FORM,
@@ -25,10 +20,14 @@ const valid: CustomerFormState = {
   billing_account_id: '0ZE7A1-B2C3D4-E5F6A7',
 };
 
-t.test('Customer Id is derived from the name: lower-cased, spaces removed, letters and hyphens', async (t) => {
-  t.equal(deriveCustomerId('Zeta Dynamics'), 'zetadynamics');
-  t.equal(deriveCustomerId('  Acme-Corp Europe '), 'acme-corpeurope');
-  t.equal(deriveCustomerId('Café Über 42'), 'cafeuber');
+t.test('Customer Id is derived from the name by the server rule: lower-cased, spaces removed', async (t) => {
+  t.equal(customerIdFromName('Zeta Dynamics'), 'zetadynamics');
+  t.equal(customerIdFromName('  Acme-Corp Europe '), 'acme-corpeurope');
+  t.equal(customerIdFromName('  Acme-Corp Europe '), customerIdFrom('  Acme-Corp Europe '), 'the id the api would derive');
+  // Accents and digits are not dropped: the id keeps them and the form says what the api would answer.
+  t.equal(customerIdFromName('Café Über 42'), 'caféüber42');
+  t.equal(validateCustomerForm({ ...valid, customer_id: customerIdFromName('Café Über 42') }).customer_id, CUSTOMER_ID_CHARACTERS);
+  t.throws(() => customerIdFrom(customerIdFromName('Café Über 42')), { message: CUSTOMER_ID_CHARACTERS });
 });
 
 t.test('required fields and the id rule', async (t) => {
@@ -54,7 +53,7 @@ t.test('dashboard types: Set Discount needs a percentage, Tier Discount numeric 
   t.equal(validateCustomerForm({ ...valid, billing_dashboard_type: 'Set Discount', billing_dashboard_set_discount: 'five' }).billing_dashboard_set_discount, NOT_A_NUMBER);
   t.equal(validateCustomerForm({ ...valid, billing_dashboard_type: 'Set Discount', billing_dashboard_set_discount: '120' }).billing_dashboard_set_discount, PERCENT_RANGE);
   t.equal(validateCustomerForm({ ...valid, billing_dashboard_type: 'Tier Discount' }).tiers, NO_TIERS);
-  const tiers = { ...valid, billing_dashboard_type: 'Tier Discount', tiers: [{ threshold_spend: '0', percentage: '2' }, { threshold_spend: 'x', percentage: '5' }] };
+  const tiers: CustomerFormState = { ...valid, billing_dashboard_type: 'Tier Discount', tiers: [{ threshold_spend: '0', percentage: '2' }, { threshold_spend: 'x', percentage: '5' }] };
   t.same(validateCustomerForm(tiers), { 'tier.1.threshold_spend': NOT_A_NUMBER });
   const ok = { ...tiers, tiers: [{ threshold_spend: '0', percentage: '2' }, { threshold_spend: '10000', percentage: '5.5' }] };
   t.same(validateCustomerForm(ok), {});
