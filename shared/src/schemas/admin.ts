@@ -289,6 +289,7 @@ export type UsersChangedEvent = Static<typeof UsersChangedEvent>;
 
 export const InvitationParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) });
 export const InvitationInfo = Type.Object({ email: Type.String() });
+export type InvitationInfo = Static<typeof InvitationInfo>;
 /** password: at least 6 characters ('Must have at least 6 characters'). */
 export const InvitationAccept = Type.Object({ password: Type.String() });
 

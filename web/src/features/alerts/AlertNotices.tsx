@@ -1,27 +1,12 @@
 import { Banner } from '@primer/react';
 import { errorDetail } from '../../common/api-error.ts';
+import { formatTimestamp } from '../../common/dates.ts';
 import { ListTable, type ListColumn } from '../../common/ListTable.tsx';
 import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
 import { formatMoney } from '../anomalies/anomaly-format.ts';
 import type { AlertNotice } from '@cc/shared/schemas/insights.ts';
 import { useGetAlertNoticesQuery } from './alertsApi.ts';
 import { GROUP_BY_LABELS } from './alert-form.ts';
-
-const sentAt = new Intl.DateTimeFormat('en-CA', {
-  timeZone: 'America/Los_Angeles',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
-
-/** YYYY/MM/DD HH:mm in US/Pacific (spec 001 §9 timestamps). */
-export function formatTimestamp(iso: string): string {
-  const parts = Object.fromEntries(sentAt.formatToParts(new Date(iso)).map((p) => [p.type, p.value]));
-  return `${parts.year}/${parts.month}/${parts.day} ${parts.hour}:${parts.minute}`;
-}
 
 const COLUMNS: readonly ListColumn<AlertNotice>[] = [
   { id: 'sent', header: 'Sent', text: (n) => formatTimestamp(n.created_at), sortValue: (n) => n.created_at },

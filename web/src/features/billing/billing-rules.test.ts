@@ -2,7 +2,7 @@
 import t from 'tap';
 import { buildFigure, barWidth, GREY, showsTotalLabel } from './chart-figure.ts';
 import { discountColumns } from './discount-columns.ts';
-import { exportFileName, exportRange, formatMoney, pacificClock, rangeLabel, toCsv } from './format.ts';
+import { exportFileName, exportRange, formatMoney, rangeLabel, toCsv } from './format.ts';
 import { defaultSettings, effectiveSettings, validateSettings, withProvider } from './settings.ts';
 import { chartTitle, tabsFor } from './tabs.ts';
 import type { ChartPayload } from '@cc/shared/schemas/billing.ts';
@@ -35,8 +35,6 @@ t.test('period labels follow spec 001 §9 in US/Pacific', async (t) => {
   const firstOfMonth = Date.UTC(2026, 11, 1, 20, 0);
   t.equal(rangeLabel({ selectedDate: '12months', startDate: '', endDate: '' }, firstOfMonth), '2025-12-01 - 2026-11-30');
   t.equal(rangeLabel({ selectedDate: '12months', startDate: '', endDate: '' }, firstOfMonth), resolvePeriod({ period: '12months' }, '2026-12-01').label);
-  // 2026-03-15 05:00 UTC is still 2026-03-14 in Los Angeles.
-  t.equal(pacificClock(Date.UTC(2026, 2, 15, 5, 7)), '2026/03/14 22:07');
 });
 
 t.test('settings: defaults, validation, provider reset, viewer rules', async (t) => {
