@@ -1,7 +1,7 @@
 import { Banner } from '@primer/react';
 import { errorDetail } from '../../common/api-error.ts';
 import { formatTimestamp } from '../../common/dates.ts';
-import { ListTable, type ListColumn } from '../../common/ListTable.tsx';
+import { ListTable, type ListColumn } from '../../common/list/ListTable.tsx';
 import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
 import { formatMoney } from '../anomalies/anomaly-format.ts';
 import type { AlertNotice } from '@cc/shared/schemas/insights.ts';
@@ -38,7 +38,10 @@ export function AlertNotices({ customer }: { customer: CustomerDocument }) {
       columns={COLUMNS}
       loading={isFetching && !currentData}
       emptyText="No notices sent yet"
+      filter="client"
+      columnChooser
       initialSort={{ columnId: 'sent', direction: 'DESC' }}
+      paging="client"
     />
   );
 }

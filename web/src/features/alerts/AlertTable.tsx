@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Banner, Button, ConfirmationDialog } from '@primer/react';
 import { TrashIcon } from '@primer/octicons-react';
 import { errorDetail } from '../../common/api-error.ts';
-import { ListTable, type ListColumn } from '../../common/ListTable.tsx';
+import { ListTable, type ListColumn } from '../../common/list/ListTable.tsx';
 import { useSnackbar } from '../../common/Snackbar.tsx';
 import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
 import { formatMoney } from '../anomalies/anomaly-format.ts';
@@ -59,6 +59,10 @@ export function AlertTable({ customer, canDelete }: { customer: CustomerDocument
         loading={isFetching && !currentData}
         emptyText="No alerts yet"
         selection={canDelete ? { selected, onChange: setSelected } : undefined}
+        filter="client"
+        columnChooser
+        sortable
+        paging="client"
         actions={
           canDelete ? (
             <Button variant="danger" leadingVisual={TrashIcon} disabled={chosen.length === 0} onClick={() => setConfirming(true)}>

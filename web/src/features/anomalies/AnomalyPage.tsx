@@ -4,7 +4,7 @@ import { MESSAGES } from '@cc/shared/constants.ts';
 import type { PageProps } from '../../app/route-types.ts';
 import { errorDetail } from '../../common/api-error.ts';
 import { Page, PageLoading, PageMessage } from '../../common/Page.tsx';
-import { ListTable, type ListColumn } from '../../common/ListTable.tsx';
+import { ListTable, type ListColumn } from '../../common/list/ListTable.tsx';
 import { useBillingAccounts, useCurrentCustomer, useSelectedCustomer } from '../../app/selection/useCustomerContext.ts';
 import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
 import type { Anomaly, AnomalyAnswer } from '@cc/shared/schemas/insights.ts';
@@ -104,7 +104,10 @@ function AnomalyTable({ title, customer, billingAccountId, date, minimumAnomalyT
           columns={COLUMNS}
           loading={isFetching && !currentData}
           emptyText={emptyText(currentData, date)}
+          filter="client"
+          columnChooser
           initialSort={{ columnId: 'change', direction: 'DESC' }}
+          paging="client"
         />
       )}
     </Page>

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { sortRows } from '../../common/list-table.ts';
+import { sortRows } from '../../common/list/list-table.ts';
 import { anomalyDate, changeSortValue, formatChange, formatMoney } from './anomaly-format.ts';
 
 t.test('the judged day is two days before today in US/Pacific', async (t) => {

@@ -5,7 +5,7 @@ import { useLocation } from 'wouter';
 import type { PageProps } from '../../app/route-types.ts';
 import { errorDetail } from '../../common/api-error.ts';
 import { Page, PageMessage } from '../../common/Page.tsx';
-import { DataList, type DataListColumn } from '../../common/DataList.tsx';
+import { ListTable, type ListColumn } from '../../common/list/ListTable.tsx';
 import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
 import { useListEntitiesQuery } from '../entities/entitiesApi.ts';
 import { useListCustomersQuery } from './customersApi.ts';
@@ -16,13 +16,13 @@ export function CustomerListPage({ route }: PageProps) {
   const { data, isLoading, error } = useListCustomersQuery();
   const { data: entities } = useListEntitiesQuery();
 
-  const columns = useMemo<DataListColumn<CustomerDocument>[]>(() => {
+  const columns = useMemo<ListColumn<CustomerDocument>[]>(() => {
     const entityName = (c: CustomerDocument) => entities?.find((e) => e.id === c.entity)?.name ?? 'No Entity';
     return [
-      { header: 'Name', cell: (c) => c.customer_name, text: (c) => c.customer_name },
-      { header: 'Id', cell: (c) => c.customer_id, text: (c) => c.customer_id },
-      { header: 'Entity', cell: entityName, text: entityName },
-      { header: 'Billing account Id', cell: (c) => c.billing_account_id, text: (c) => c.billing_account_id, width: 'minmax(12rem, 2fr)' },
+      { id: 'name', header: 'Name', text: (c) => c.customer_name, width: 'minmax(8rem, 1fr)' },
+      { id: 'id', header: 'Id', text: (c) => c.customer_id, width: 'minmax(8rem, 1fr)' },
+      { id: 'entity', header: 'Entity', text: entityName, width: 'minmax(8rem, 1fr)' },
+      { id: 'billing_account_id', header: 'Billing account Id', text: (c) => c.billing_account_id, width: 'minmax(12rem, 2fr)' },
     ];
   }, [entities]);
 
@@ -31,14 +31,14 @@ export function CustomerListPage({ route }: PageProps) {
   return (
     <Page title={route.title}>
       {error ? <PageMessage>{errorDetail(error) ?? 'Error loading customers'}</PageMessage> : null}
-      <DataList
+      <ListTable
         title="Customers"
         rows={rows}
         rowId={(c) => c.customer_id}
         columns={columns}
-        filterable
+        filter="client"
         loading={isLoading}
-        empty="No customers yet"
+        emptyText="No customers yet"
         onOpen={(c) => navigate(`/customermanagement/update/${encodeURIComponent(c.customer_id)}`)}
         actions={
           <Button variant="primary" leadingVisual={PlusIcon} onClick={() => navigate('/customermanagement/new')}>

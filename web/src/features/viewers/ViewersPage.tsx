@@ -5,7 +5,7 @@ import type { PageProps } from '../../app/route-types.ts';
 import { errorDetail } from '../../common/api-error.ts';
 import { useAppSelector } from '../../app/hooks.ts';
 import { Page } from '../../common/Page.tsx';
-import { ListTable, type ListColumn } from '../../common/ListTable.tsx';
+import { ListTable, type ListColumn } from '../../common/list/ListTable.tsx';
 import { useSnackbar } from '../../common/Snackbar.tsx';
 import { useSelectedCustomer } from '../../app/selection/useCustomerContext.ts';
 import { FirstAccountOnly } from '../alerts/FirstAccountOnly.tsx';
@@ -105,7 +105,10 @@ function ViewersScreen({ title, customerId, billingAccountId }: { title: string;
             columns={columns}
             loading={isFetching && !currentData}
             emptyText="This customer has no viewers"
+            filter="client"
+            columnChooser
             initialSort={{ columnId: 'user', direction: 'ASC' }}
+            paging="client"
           />
           {canAdd ? <AddFilterForm customerId={customerId} billingAccountId={billingAccountId} viewers={viewers} /> : null}
         </>

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { PAGE_SIZES, filterRows, pageOf, sortRows } from './list-table.ts';
+import { PAGE_SIZES, filterRows, pageOf, pageRange, sortRows } from './list-table.ts';
 
 const rows = [
   { p: 'acmeco-web-prod', s: 'Compute Engine', v: 12.5 },
@@ -33,4 +33,11 @@ t.test('paging clamps the page index', async (t) => {
   t.same(pageOf(many, 2, 10), { rows: [20, 21, 22], pageIndex: 2 });
   t.same(pageOf(many, 9, 10).pageIndex, 2, 'past the end shows the last page');
   t.same(pageOf([], 3, 10), { rows: [], pageIndex: 0 });
+});
+
+t.test('row count text of a page and the last page', async (t) => {
+  t.same(pageRange(12, 0, 10), { text: '1–10 of 12', lastPage: 1 });
+  t.same(pageRange(12, 1, 10), { text: '11–12 of 12', lastPage: 1 });
+  t.same(pageRange(1, 0, 10), { text: '1–1 of 1', lastPage: 0 });
+  t.same(pageRange(0, 0, 10), { text: '0–0 of 0', lastPage: 0 });
 });

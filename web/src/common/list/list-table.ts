@@ -45,3 +45,10 @@ export function pageOf<Row>(rows: readonly Row[], pageIndex: number, pageSize: n
   const index = Math.min(Math.max(0, pageIndex), pages - 1);
   return { rows: rows.slice(index * pageSize, (index + 1) * pageSize), pageIndex: index };
 }
+
+/** The row count text of a page, '11–12 of 12' (spec 000 §9), and the index of the last page. */
+export function pageRange(total: number, pageIndex: number, pageSize: number): { text: string; lastPage: number } {
+  const first = total === 0 ? 0 : pageIndex * pageSize + 1;
+  const last = Math.min(total, (pageIndex + 1) * pageSize);
+  return { text: `${first}–${last} of ${total}`, lastPage: Math.max(0, Math.ceil(total / pageSize) - 1) };
+}
