@@ -3,7 +3,7 @@ import { errorDetail } from '../../common/api-error.ts';
 import { formatTimestamp } from '../../common/dates.ts';
 import { ListTable, type ListColumn } from '../../common/list/ListTable.tsx';
 import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
-import { formatMoney } from '../anomalies/anomaly-format.ts';
+import { formatMoney } from '../../common/numbers.ts';
 import type { AlertNotice } from '@cc/shared/schemas/insights.ts';
 import { useGetAlertNoticesQuery } from './alertsApi.ts';
 import { GROUP_BY_LABELS } from './alert-form.ts';

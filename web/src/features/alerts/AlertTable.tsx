@@ -5,7 +5,7 @@ import { errorDetail } from '../../common/api-error.ts';
 import { ListTable, type ListColumn } from '../../common/list/ListTable.tsx';
 import { useSnackbar } from '../../common/Snackbar.tsx';
 import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
-import { formatMoney } from '../anomalies/anomaly-format.ts';
+import { formatMoney } from '../../common/numbers.ts';
 import type { Alert } from '@cc/shared/schemas/insights.ts';
 import { useDeleteAlertsMutation, useGetAlertsQuery } from './alertsApi.ts';
 import { GROUP_BY_LABELS } from './alert-form.ts';

@@ -9,7 +9,8 @@ import { useBillingAccounts, useCurrentCustomer, useSelectedCustomer } from '../
 import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
 import type { Anomaly, AnomalyAnswer } from '@cc/shared/schemas/insights.ts';
 import { useGetAnomaliesQuery } from './anomaliesApi.ts';
-import { anomalyDate, changeSortValue, formatChange, formatMoney, formatNumber } from './anomaly-format.ts';
+import { formatMoney, formatNumber } from '../../common/numbers.ts';
+import { anomalyDate, changeSortValue, formatChange } from './anomaly-format.ts';
 
 const COLUMNS: readonly ListColumn<Anomaly>[] = [
   { id: 'project', header: 'Project', text: (a) => a.project_id },
