@@ -120,6 +120,7 @@ export type AlertCreateBody = Static<typeof AlertCreateBody>;
 export const AlertDeleteBody = Type.Object({ ids: Type.Array(SerialId(), { minItems: 1, maxItems: 1000 }) });
 export type AlertDeleteBody = Static<typeof AlertDeleteBody>;
 export const AlertDeleteAnswer = Type.Object({ deleted: Type.Integer() });
+export type AlertDeleteAnswer = Static<typeof AlertDeleteAnswer>;
 
 /** One e-mailed first crossing of a quota in a billing month (US/Pacific). */
 export const AlertNotice = Type.Object({
