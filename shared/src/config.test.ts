@@ -38,3 +38,21 @@ t.test('the api listens on loopback unless HOST says otherwise', async (t) => {
   t.equal(loadConfig({}).HOST, '127.0.0.1');
   t.equal(loadConfig({ HOST: '0.0.0.0' }).HOST, '0.0.0.0');
 });
+
+t.test('monitoring settings: no sealing key in the code, Grafana needs its connection', async (t) => {
+  const c = loadConfig({});
+  t.equal(c.MONITORING, 'local');
+  t.equal(c.SECRETS_KEY, '', 'empty: generated and kept at start (shared/src/secrets-key.ts)');
+  t.same(c.SECRETS_KEY_PREVIOUS, []);
+  t.throws(() => loadConfig({ SECRETS_KEY: 'short' }), /SECRETS_KEY must be at least 32 characters/);
+  t.throws(() => loadConfig({ SECRETS_KEY_PREVIOUS: 'short' }), /SECRETS_KEY_PREVIOUS: every key must be at least 32 characters/);
+  const jwt = 'j'.repeat(40);
+  t.throws(() => loadConfig({ NODE_ENV: 'production', JWT_SECRET: jwt }), /SECRETS_KEY must be set in production/);
+  t.equal(loadConfig({ NODE_ENV: 'production', JWT_SECRET: jwt, SECRETS_KEY: 'x'.repeat(40) }).SECRETS_KEY, 'x'.repeat(40));
+  t.throws(() => loadConfig({ MONITORING: 'grafana' }), /GRAFANA_URL is required when MONITORING=grafana/);
+  t.throws(() => loadConfig({ MONITORING: 'grafana', GRAFANA_URL: 'https://grafana.example' }), /GRAFANA_ADMIN_PASSWORD is required/);
+  t.throws(() => loadConfig({ GRAFANA_URL: 'ftp://grafana.example' }), /GRAFANA_URL must use http: or https:/);
+  const g = loadConfig({ MONITORING: 'grafana', GRAFANA_URL: 'https://grafana.example/', GRAFANA_ADMIN_PASSWORD: 'pw' });
+  t.equal(g.GRAFANA_URL, 'https://grafana.example');
+  t.equal(g.GRAFANA_PUBLIC_URL, '');
+});
