@@ -50,7 +50,7 @@ t.test('no setting hands out a session without a credential', async (t) => {
     new ConfigError('OIDC=local is the development identity provider and cannot run in production; set OIDC=real with OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET'),
   );
   t.throws(() => loadConfig({ OIDC: 'real', OIDC_ISSUER: 'https://id.example' }), /OIDC_CLIENT_SECRET is required when OIDC=real/);
-  const prod = loadConfig({ NODE_ENV: 'production', JWT_SECRET: secret, OIDC: 'real', OIDC_ISSUER: 'https://id.example', OIDC_CLIENT_SECRET: 'from-the-provider' });
+  const prod = loadConfig({ NODE_ENV: 'production', JWT_SECRET: secret, OIDC: 'real', OIDC_ISSUER: 'https://id.example', OIDC_CLIENT_SECRET: 'from-the-provider', SECRETS_KEY: 's'.repeat(40) });
   t.equal(prod.OIDC, 'real');
 });
 
