@@ -188,3 +188,15 @@ t.test('cc_queue_oldest_waiting_seconds: age of the oldest waiting job per queue
   t.ok(age >= 1 && age < 60, `oldest maintenance job waited ${age} s`);
   t.match(body, /cc_queue_oldest_waiting_seconds\{queue="notify"\} 0\n/);
 });
+
+t.test('only the built-in dashboard page may be framed, and only by our own pages', async (t) => {
+  const app = (await build(t, { seed: false })) as App;
+  const kiosk = await app.inject('/systemhealth/kiosk/acme-corp?kiosk&_dash.hideTimePicker=true&_dash.hideVariables=true');
+  t.equal(kiosk.headers['x-frame-options'], 'SAMEORIGIN');
+  t.equal(kiosk.headers['content-security-policy'], "frame-ancestors 'self'");
+  for (const url of ['/systemhealth', '/systemhealth/kioskx', '/v1/monitoring/acme-corp/figures/']) {
+    const res = await app.inject(url);
+    t.equal(res.headers['x-frame-options'], 'DENY', url);
+    t.equal(res.headers['content-security-policy'], "frame-ancestors 'none'", url);
+  }
+});
