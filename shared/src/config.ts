@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
+import { MIN_KEY_LENGTH } from './secret-box.ts';
 
 export class ConfigError extends Error {}
 
@@ -42,6 +43,11 @@ const url =
     }
     return raw.replace(/\/$/, '');
   };
+/** A URL setting that may stay empty (the feature using it is off). */
+const optionalUrl =
+  (...protocols: string[]): Parser<string> =>
+  (raw, name) =>
+    raw === '' ? '' : url(...protocols)(raw, name);
 const list: Parser<string[]> = (raw) =>
   raw
     .split(',')
@@ -100,6 +106,15 @@ export const SETTINGS = {
   WEB_DIST: setting(str, 'web/dist', 'built web app served by the api'),
   INVITATION_TTL_HOURS: setting(int(1, 8760), '168', 'how long an invitation link (set password, verify e-mail) stays valid'),
   CLOUD_PROJECTS: setting(oneOf('local', 'real'), 'local', 'granted GCP projects of a customer: local (from its billing data) or real (Cloud Resource Manager as its service account)'),
+  MONITORING: setting(oneOf('local', 'grafana'), 'local', 'System Health dashboards: local (built-in page) or grafana (provisioned through GRAFANA_URL)'),
+  GRAFANA_URL: setting(optionalUrl('http:', 'https:'), '', 'Grafana root URL the worker provisions through (MONITORING=grafana)'),
+  GRAFANA_PUBLIC_URL: setting(optionalUrl('http:', 'https:'), '', 'Grafana address users’ browsers reach (dashboard links); empty = GRAFANA_URL'),
+  GRAFANA_ADMIN_USER: setting(str, 'admin', 'Grafana server admin the worker acts as (Basic auth)'),
+  GRAFANA_ADMIN_PASSWORD: setting(str, '', 'that admin’s password (MONITORING=grafana)'),
+  GRAFANA_GCM_KEY_DIR: setting(str, '', 'directory of {customer_id}.json service-account keys for the Cloud Monitoring data source; empty = impersonation'),
+  SECRETS_KEY: setting(str, '', 'key sealing stored secrets (monitoring passwords, AES-256-GCM; at least 32 characters); empty: generated at first start and kept in SECRETS_KEY_FILE (required in production)'),
+  SECRETS_KEY_FILE: setting(str, 'var/secrets-key', 'file (mode 600) keeping the generated SECRETS_KEY when none is set; api and worker read the same one'),
+  SECRETS_KEY_PREVIOUS: setting(list, '', 'comma-separated earlier SECRETS_KEY values, still opened (key rotation)'),
 };
 
 type Settings = typeof SETTINGS;
@@ -141,6 +156,7 @@ export function loadConfig(env: Record<string, string | undefined> = readEnviron
   if (config.ATTACHMENT_STORE === 'gcs' && (!config.ATTACHMENT_BUCKET || !config.ATTACHMENT_GCS_KEY_FILE)) {
     throw new ConfigError('ATTACHMENT_BUCKET and ATTACHMENT_GCS_KEY_FILE are required when ATTACHMENT_STORE=gcs');
   }
+  checkMonitoring(config);
   return config;
 }
 
@@ -167,6 +183,21 @@ function checkIdentity(config: Config): void {
     if (!config.OIDC_CLIENT_SECRET) throw new ConfigError('OIDC_CLIENT_SECRET is required when OIDC=real');
   }
   if (PUBLISHED_SECRETS.includes(config.OIDC_CLIENT_SECRET)) throw new ConfigError('OIDC_CLIENT_SECRET is a published example value; set the one your provider issued');
+}
+
+/** System Health: the sealing key of stored passwords (never a constant in the code) and the Grafana connection. */
+function checkMonitoring(config: Config): void {
+  if (config.SECRETS_KEY && config.SECRETS_KEY.length < MIN_KEY_LENGTH) throw new ConfigError(`SECRETS_KEY must be at least ${MIN_KEY_LENGTH} characters`);
+  // Every api and worker instance must open what the others sealed; a key generated per machine would differ.
+  if (!config.SECRETS_KEY && config.NODE_ENV === 'production') throw new ConfigError('SECRETS_KEY must be set in production');
+  if (config.SECRETS_KEY_PREVIOUS.some((k) => k.length < MIN_KEY_LENGTH)) {
+    throw new ConfigError(`SECRETS_KEY_PREVIOUS: every key must be at least ${MIN_KEY_LENGTH} characters`);
+  }
+  if (config.MONITORING === 'grafana') {
+    for (const name of ['GRAFANA_URL', 'GRAFANA_ADMIN_PASSWORD'] as const) {
+      if (!config[name]) throw new ConfigError(`${name} is required when MONITORING=grafana`);
+    }
+  }
 }
 
 /** Issuer of the social sign-in: the configured one, or the local provider served by the api itself. */

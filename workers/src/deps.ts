@@ -10,6 +10,9 @@ import type { ChartCache } from '@cc/shared/billing/chart-cache.ts';
 import type { Enqueue } from '@cc/shared/producer.ts';
 import type { QueueName } from '@cc/shared/queues.ts';
 import type { BillingSourceDeps } from './billing-ingest/sources/index.ts';
+import type { MonitoringService } from '@cc/shared/ports/monitoring.ts';
+import type { CloudProjects } from '@cc/shared/ports/cloud-projects.ts';
+import type { SecretBox } from '@cc/shared/secret-box.ts';
 
 export interface WorkerDeps {
   pool: Pool;
@@ -28,6 +31,12 @@ export interface WorkerDeps {
   ticketSystem: TicketSystem;
   /** Where ticket attachment bytes are read from. */
   attachmentStore: AttachmentStore;
+  /** System Health dashboards (MONITORING=local|grafana). */
+  monitoringService: MonitoringService;
+  /** Seals stored secrets (the monitoring password) with SECRETS_KEY. */
+  secretBox: SecretBox;
+  /** A customer's granted GCP projects (CLOUD_PROJECTS=local|real). */
+  cloudProjects: CloudProjects;
 }
 
 /** The dependencies of each queue's job. */
@@ -38,6 +47,7 @@ export const JOB_DEPS = {
   'anomaly-detect': ['pool', 'enqueue', 'publicUrl'],
   'alert-evaluate': ['pool', 'enqueue', 'publicUrl'],
   'ticket-sync': ['pool', 'ticketSystem', 'attachmentStore'],
+  monitoring: ['pool', 'monitoringService', 'secretBox', 'cloudProjects'],
 } as const satisfies Record<QueueName, readonly (keyof WorkerDeps)[]>;
 
 /** What the jobs of the queues Q need, all of it required. */

@@ -10,6 +10,7 @@ const SELECT_CUSTOMER = `
          c.billing_currency, c.billing_dashboard_type, c.billing_dashboard_set_discount::float8 AS billing_dashboard_set_discount,
          c.billing_dashboard_tier_discount, c.support_request, c.billing_viewer, c.gcp_service_account, c.service_account_email,
          c.inventory, c.system_health_dashboard, c.grafana_external_link, c.documentation, c.drive_id,
+         COALESCE((SELECT ma.dashboard_url FROM monitoring_account ma WHERE ma.customer_id = c.customer_id), '') AS grafana_link,
          CASE WHEN c.drive_id = '' THEN '' ELSE 'https://drive.google.com/drive/folders/' || c.drive_id END AS drive_link,
          c.workspace_license, c.domain_name, c.anomaly_detection,
          c.minimum_anomaly_threshold::float8 AS minimum_anomaly_threshold,
@@ -49,6 +50,8 @@ export interface TenantCustomer extends CustomerBilling {
   support_request: boolean;
   billing_viewer: boolean;
   anomaly_detection: boolean;
+  system_health_dashboard: boolean;
+  service_account_email: string;
 }
 
 /**
@@ -57,7 +60,8 @@ export interface TenantCustomer extends CustomerBilling {
  */
 export async function findTenantCustomer(db: Queryable, customerId: string, caller: { admin: boolean; userId: string }): Promise<TenantCustomer | null> {
   const { rows } = await db.query<TenantCustomer>(
-    `SELECT customer_id, customer_name, support_request, billing_viewer, anomaly_detection, ${BILLING_COLUMNS}
+    `SELECT customer_id, customer_name, support_request, billing_viewer, anomaly_detection,
+            system_health_dashboard, service_account_email, ${BILLING_COLUMNS}
        FROM customer c
       WHERE c.customer_id = $1
         AND ($2 OR EXISTS (SELECT 1 FROM customer_member m WHERE m.customer_id = c.customer_id AND m.list = 'users' AND m.user_id = $3))`,

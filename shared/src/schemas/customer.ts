@@ -20,6 +20,8 @@ export const CustomerDocument = Type.Object({
   inventory: Type.Boolean(),
   system_health_dashboard: Type.Boolean(),
   grafana_external_link: Type.String(),
+  /** The built-in monitoring dashboard link ('' until Initialize Dashboard); the screen adds kiosk parameters. */
+  grafana_link: Type.String(),
   documentation: Type.Boolean(),
   drive_id: Type.String(),
   drive_link: Type.String(),

@@ -77,15 +77,23 @@ const UserListPage = lazy(() => import('../features/users/UserListPage.tsx').the
 const NewUsersPage = lazy(() => import('../features/users/NewUsersPage.tsx').then((m) => ({ default: m.NewUsersPage })));
 const UpdateUserPage = lazy(() => import('../features/users/UpdateUserPage.tsx').then((m) => ({ default: m.UpdateUserPage })));
 const LogoutPage = lazy(() => import('../features/session/LogoutPage.tsx').then((m) => ({ default: m.LogoutPage })));
+const SystemHealthPage = lazy(() => import('../features/systemhealth/SystemHealthPage.tsx').then((m) => ({ default: m.SystemHealthPage })));
+const KioskPage = lazy(() => import('../features/systemhealth/KioskPage.tsx').then((m) => ({ default: m.KioskPage })));
 const InvitationPage = lazy(() => import('../features/invitations/InvitationPage.tsx').then((m) => ({ default: m.InvitationPage })));
 
 /** The invitation e-mail's link: shown signed in or not, since the link's token is the credential. */
 export const INVITATION_ROUTE: AppRoute = { path: '/invitation/:token', title: 'Set your password', gate: signedIn, page: InvitationPage };
 
+/**
+ * The built-in System Health dashboard (MONITORING=local), the System Health iframe's page: shown without the app
+ * shell, for a signed-in user with systemhealth_* (the api checks the customer).
+ */
+export const KIOSK_ROUTE: AppRoute = { path: '/systemhealth/kiosk/:id', title: 'System Health', gate: perm('systemhealth_*'), page: KioskPage };
+
 /** Spec 001 §2.1, in its order. The router renders these; the side menu links to some of them. */
 export const ROUTES: readonly AppRoute[] = [
   { path: '/', title: 'Billing', gate: signedIn, page: BillingPage },
-  { path: '/systemhealth', title: 'System Health', gate: perm('systemhealth_*'), feature: features.systemHealth },
+  { path: '/systemhealth', title: 'System Health', gate: perm('systemhealth_*'), feature: features.systemHealth, page: SystemHealthPage },
   { path: '/anomalydetection', title: 'Anomaly Detection', gate: perm('billing_*'), feature: features.anomalyDetection, page: AnomalyPage },
   { path: '/workspacelicense', title: 'Workspace License', gate: flag('workspace_license') },
   { path: '/workspacelicense/license', title: 'Update License', gate: flag('workspace_license') },
