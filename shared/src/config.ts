@@ -100,6 +100,12 @@ export const SETTINGS = {
   WEB_DIST: setting(str, 'web/dist', 'built web app served by the api'),
   INVITATION_TTL_HOURS: setting(int(1, 8760), '168', 'how long an invitation link (set password, verify e-mail) stays valid'),
   CLOUD_PROJECTS: setting(oneOf('local', 'real'), 'local', 'granted GCP projects of a customer: local (from its billing data) or real (Cloud Resource Manager as its service account)'),
+  PROVISIONING: setting(oneOf('local', 'google'), 'local', 'where requested GCP projects are created: local (a small cloud kept in PostgreSQL) or google (the real APIs, application default credentials)'),
+  PROVISIONING_LOCAL_DELAY_MS: setting(int(0, 600000), '2000', 'how long a local project creation operation runs before it is done (PROVISIONING=local)'),
+  PROVISIONING_LOCAL_GRANTED_CPUS: setting(int(0, 100000), '24', 'Compute Engine CPUs the local cloud grants at once; more stay requested (PROVISIONING=local)'),
+  PROVISIONING_CPU_REGION: setting(str, 'europe-west1', 'region of the Compute Engine CPU quota preference a provisioned project gets'),
+  PROVISIONING_POLL_INTERVAL_MS: setting(int(1, 600000), '5000', 'pause between two looks at a project creation operation'),
+  PROVISIONING_MAX_POLLS: setting(int(1, 1000), '12', 'looks at a creation operation per job attempt; then the attempt ends and the queue retries later'),
 };
 
 type Settings = typeof SETTINGS;

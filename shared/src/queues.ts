@@ -10,6 +10,7 @@ import { Value } from '@sinclair/typebox/value';
 import type { Job, JobsOptions } from 'bullmq';
 import { TicketSyncCommand, ticketSyncJobId } from './commands/ticket-sync.ts';
 import { BillingIngestCommand } from './commands/billing-ingest.ts';
+import { ProvisioningCreateCommand, provisioningJobId } from './commands/provisioning.ts';
 
 export const NotifyCommand = Type.Object({
   to: Type.Array(Type.String({ pattern: EMAIL_PATTERN }), { minItems: 1 }),
@@ -84,6 +85,8 @@ export const QUEUES = {
   }),
   /** Writes to the ticket system of record (Jira or local) and pulls what changed there. */
   'ticket-sync': define({ job: 'ticket.sync', payload: TicketSyncCommand, jobId: ticketSyncJobId }),
+  /** Creates an approved project request's GCP project step by step, resuming where it stopped. */
+  provisioning: define({ job: 'provisioning.create', payload: ProvisioningCreateCommand, jobId: provisioningJobId }),
 } as const;
 
 export type QueueName = keyof typeof QUEUES;

@@ -10,6 +10,7 @@ import type { ChartCache } from '@cc/shared/billing/chart-cache.ts';
 import type { Enqueue } from '@cc/shared/producer.ts';
 import type { QueueName } from '@cc/shared/queues.ts';
 import type { BillingSourceDeps } from './billing-ingest/sources/index.ts';
+import type { CloudProvisioning } from '@cc/shared/ports/cloud-provisioning.ts';
 
 export interface WorkerDeps {
   pool: Pool;
@@ -28,6 +29,8 @@ export interface WorkerDeps {
   ticketSystem: TicketSystem;
   /** Where ticket attachment bytes are read from. */
   attachmentStore: AttachmentStore;
+  /** The cloud requested projects are created in (Google or the local one) and the chain's settings. */
+  provisioning: { cloud: CloudProvisioning; cpuRegion: string; pollIntervalMs: number; maxPolls: number };
 }
 
 /** The dependencies of each queue's job. */
@@ -38,6 +41,7 @@ export const JOB_DEPS = {
   'anomaly-detect': ['pool', 'enqueue', 'publicUrl'],
   'alert-evaluate': ['pool', 'enqueue', 'publicUrl'],
   'ticket-sync': ['pool', 'ticketSystem', 'attachmentStore'],
+  provisioning: ['pool', 'provisioning', 'enqueue', 'publicUrl'],
 } as const satisfies Record<QueueName, readonly (keyof WorkerDeps)[]>;
 
 /** What the jobs of the queues Q need, all of it required. */
