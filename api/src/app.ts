@@ -37,6 +37,7 @@ import entityRoutes from './routes/entities/index.ts';
 import customersWrite from './routes/customers/write.ts';
 import userRoutes from './routes/users/index.ts';
 import invitationRoutes from './routes/invitations/index.ts';
+import provisioningRoutes from './routes/provisioning/index.ts';
 
 /**
  * Fastify's two info lines per request (and one per unknown route) bury start-up messages, warnings and errors
@@ -102,6 +103,7 @@ export async function buildApp(given: Config, opts: { logger?: boolean; logStrea
   await app.register(customersWrite);
   await app.register(userRoutes);
   await app.register(invitationRoutes);
+  await app.register(provisioningRoutes);
   if (config.OIDC === 'local') {
     await app.register(localOidcProvider, {
       prefix: '/oidc',
