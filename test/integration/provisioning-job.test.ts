@@ -64,6 +64,12 @@ t.test('approved requests are created by the worker on the local cloud and end A
     t.match(mail?.data, { to: ['alice@acme.example'], subject: `Project ${project} successfully created`, text: /in folder analytics for Acme Corp/ });
   }
   t.same((await listProvisionedProjects(app.env.pool, 'acme-corp')).map((p) => p.project_id), ['acme-retail-webshop-dev', 'acme-retail-webshop-prod']);
+  // The customer's service-access list (local cloud) shows them before any spend is billed on them.
+  const access = await app.inject({ method: 'GET', url: '/v1/customers/acme-corp/service/access/', headers: bearer(alice) });
+  t.same(access.json().projects, [
+    { project_id: 'acme-retail-webshop-dev', project_name: 'acme-retail-webshop-dev' },
+    { project_id: 'acme-retail-webshop-prod', project_name: 'acme-retail-webshop-prod' },
+  ]);
 });
 
 t.test('a failing step marks the request Failed with its error and e-mails it; an admin retry completes it', async (t) => {

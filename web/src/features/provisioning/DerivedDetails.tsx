@@ -1,5 +1,5 @@
 import { Banner } from '@primer/react';
-import { formatMoney, formatNumber } from '../../common/numbers.ts';
+import { formatMoney } from '../../common/numbers.ts';
 import type { DerivedProject } from './project-form.ts';
 import styles from './provisioning.module.css';
 
@@ -10,6 +10,9 @@ export interface DerivedDetailsProps {
   idProblem: string | null;
   checking: boolean;
 }
+
+/** Quota counts as the template holds them: whole numbers stay whole (24 CPUs, not 24.00). */
+const count = (n: number) => new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 }).format(n);
 
 /** What the chosen template makes of the choices (spec 000 §2): id, label, quotas, budget and folder. */
 export function DerivedDetails({ derived, currency, idProblem, checking }: DerivedDetailsProps) {
@@ -25,7 +28,7 @@ export function DerivedDetails({ derived, currency, idProblem, checking }: Deriv
         <dd>{t.project_type}</dd>
         <dt>Quotas</dt>
         <dd>
-          BigQuery analysis: {formatNumber(t.quota.bigquery_analysis)} TiB per day; Compute Engine CPUs: {formatNumber(t.quota.compute_engine_cpus)}
+          BigQuery analysis: {count(t.quota.bigquery_analysis)} TiB per day; Compute Engine CPUs: {count(t.quota.compute_engine_cpus)}
         </dd>
         <dt>Budget</dt>
         <dd>{formatMoney(t.budget, currency)} per month</dd>
