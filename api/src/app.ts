@@ -38,6 +38,7 @@ import customersWrite from './routes/customers/write.ts';
 import userRoutes from './routes/users/index.ts';
 import invitationRoutes from './routes/invitations/index.ts';
 import monitoringRoutes from './routes/monitoring/index.ts';
+import provisioningRoutes from './routes/provisioning/index.ts';
 
 /**
  * Fastify's two info lines per request (and one per unknown route) bury start-up messages, warnings and errors
@@ -104,6 +105,7 @@ export async function buildApp(given: Config, opts: { logger?: boolean; logStrea
   await app.register(userRoutes);
   await app.register(invitationRoutes);
   await app.register(monitoringRoutes);
+  await app.register(provisioningRoutes);
   if (config.OIDC === 'local') {
     await app.register(localOidcProvider, {
       prefix: '/oidc',

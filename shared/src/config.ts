@@ -115,6 +115,12 @@ export const SETTINGS = {
   SECRETS_KEY: setting(str, '', 'key sealing stored secrets (monitoring passwords, AES-256-GCM; at least 32 characters); empty: generated at first start and kept in SECRETS_KEY_FILE (required in production)'),
   SECRETS_KEY_FILE: setting(str, 'var/secrets-key', 'file (mode 600) keeping the generated SECRETS_KEY when none is set; api and worker read the same one'),
   SECRETS_KEY_PREVIOUS: setting(list, '', 'comma-separated earlier SECRETS_KEY values, still opened (key rotation)'),
+  PROVISIONING: setting(oneOf('local', 'google'), 'local', 'where requested GCP projects are created: local (a small cloud kept in PostgreSQL) or google (the real APIs, application default credentials)'),
+  PROVISIONING_LOCAL_DELAY_MS: setting(int(0, 600000), '2000', 'how long a local project creation operation runs before it is done (PROVISIONING=local)'),
+  PROVISIONING_LOCAL_GRANTED_CPUS: setting(int(0, 100000), '24', 'Compute Engine CPUs the local cloud grants at once; more stay requested (PROVISIONING=local)'),
+  PROVISIONING_CPU_REGION: setting(str, 'europe-west1', 'region of the Compute Engine CPU quota preference a provisioned project gets'),
+  PROVISIONING_POLL_INTERVAL_MS: setting(int(1, 600000), '5000', 'pause between two looks at a project creation operation'),
+  PROVISIONING_MAX_POLLS: setting(int(1, 1000), '12', 'looks at a creation operation per job attempt; then the attempt ends and the queue retries later'),
 };
 
 type Settings = typeof SETTINGS;

@@ -11,6 +11,7 @@ import type { Job, JobsOptions } from 'bullmq';
 import { TicketSyncCommand, ticketSyncJobId } from './commands/ticket-sync.ts';
 import { BillingIngestCommand } from './commands/billing-ingest.ts';
 import { MonitoringCommand, monitoringJobId } from './commands/monitoring.ts';
+import { ProvisioningCreateCommand, provisioningJobId } from './commands/provisioning.ts';
 
 export const NotifyCommand = Type.Object({
   to: Type.Array(Type.String({ pattern: EMAIL_PATTERN }), { minItems: 1 }),
@@ -87,6 +88,8 @@ export const QUEUES = {
   'ticket-sync': define({ job: 'ticket.sync', payload: TicketSyncCommand, jobId: ticketSyncJobId }),
   /** Initialises or rebuilds one customer's System Health dashboard (Grafana or the built-in one). */
   monitoring: define({ job: 'monitoring.provision', payload: MonitoringCommand, jobId: monitoringJobId }),
+  /** Creates an approved project request's GCP project step by step, resuming where it stopped. */
+  provisioning: define({ job: 'provisioning.create', payload: ProvisioningCreateCommand, jobId: provisioningJobId }),
 } as const;
 
 export type QueueName = keyof typeof QUEUES;

@@ -13,6 +13,7 @@ import type { BillingSourceDeps } from './billing-ingest/sources/index.ts';
 import type { MonitoringService } from '@cc/shared/ports/monitoring.ts';
 import type { CloudProjects } from '@cc/shared/ports/cloud-projects.ts';
 import type { SecretBox } from '@cc/shared/secret-box.ts';
+import type { CloudProvisioning } from '@cc/shared/ports/cloud-provisioning.ts';
 
 export interface WorkerDeps {
   pool: Pool;
@@ -37,6 +38,8 @@ export interface WorkerDeps {
   secretBox: SecretBox;
   /** A customer's granted GCP projects (CLOUD_PROJECTS=local|real). */
   cloudProjects: CloudProjects;
+  /** The cloud requested projects are created in (Google or the local one) and the chain's settings. */
+  provisioning: { cloud: CloudProvisioning; cpuRegion: string; pollIntervalMs: number; maxPolls: number };
 }
 
 /** The dependencies of each queue's job. */
@@ -48,6 +51,7 @@ export const JOB_DEPS = {
   'alert-evaluate': ['pool', 'enqueue', 'publicUrl'],
   'ticket-sync': ['pool', 'ticketSystem', 'attachmentStore'],
   monitoring: ['pool', 'monitoringService', 'secretBox', 'cloudProjects'],
+  provisioning: ['pool', 'provisioning', 'enqueue', 'publicUrl'],
 } as const satisfies Record<QueueName, readonly (keyof WorkerDeps)[]>;
 
 /** What the jobs of the queues Q need, all of it required. */

@@ -8,6 +8,7 @@ import { anomalyDetectHandler } from './jobs/anomaly-detect.ts';
 import { alertEvaluateHandler } from './jobs/alert-evaluate.ts';
 import { ticketSyncHandler } from './jobs/ticket-sync.ts';
 import { monitoringHandler } from './jobs/monitoring.ts';
+import { provisioningCreateHandler } from './jobs/provisioning-create.ts';
 
 // The mapped type makes a queue without a factory, or a factory of the wrong queue, a compile error.
 const FACTORIES: { [Q in QueueName]: (deps: DepsOf<Q>) => Handler<Q> } = {
@@ -18,6 +19,7 @@ const FACTORIES: { [Q in QueueName]: (deps: DepsOf<Q>) => Handler<Q> } = {
   'alert-evaluate': alertEvaluateHandler,
   'ticket-sync': ticketSyncHandler,
   monitoring: monitoringHandler,
+  provisioning: provisioningCreateHandler,
 };
 
 /** The handlers of the queues a process serves; throws (the process does not boot) when a dependency is missing. */

@@ -14,6 +14,7 @@ import { billingSourcesFromConfig } from './billing-ingest/sources/from-config.t
 import { secretBoxFromConfig } from '@cc/shared/secrets-key.ts';
 import { monitoringServiceFromConfig } from './adapters/monitoring/from-config.ts';
 import { cloudProjectsFromConfig } from './adapters/cloud-projects.ts';
+import { cloudProvisioningFromConfig, provisioningSettingsFromConfig } from './adapters/provisioning/from-config.ts';
 
 let config: Config;
 try {
@@ -51,6 +52,7 @@ const host = await startWorkers({
     monitoringService: monitoringServiceFromConfig(config),
     secretBox: secretBoxFromConfig(config),
     cloudProjects: cloudProjectsFromConfig(config, pool),
+    provisioning: { cloud: cloudProvisioningFromConfig(config, pool), ...provisioningSettingsFromConfig(config) },
   }),
   installSchedules: true,
   logger: log,

@@ -4,7 +4,7 @@
  * admins or two workers racing each other cannot both move the same request.
  */
 import type { Queryable } from './pool.ts';
-import type { CheckedProjectRequest, ProjectState, ProjectTemplate, ProvisioningStep } from '../provisioning/rules.ts';
+import type { CheckedProjectRequest, ProjectState, ProjectTemplate, ProvisioningChoices, ProvisioningStep } from '../provisioning/rules.ts';
 
 export interface ProjectRequestRow {
   id: string;
@@ -78,6 +78,21 @@ export async function createProjectRequest(
 export async function projectNameTaken(db: Queryable, projectName: string): Promise<boolean> {
   const { rowCount } = await db.query(`SELECT 1 FROM project_request WHERE project_name = $1 AND state <> 'Rejected'`, [projectName]);
   return (rowCount ?? 0) > 0;
+}
+
+/** The customer whose live request holds `projectName`, or null when it is free. */
+export async function projectNameHolder(db: Queryable, projectName: string): Promise<string | null> {
+  const { rows } = await db.query<{ customer_id: string }>(`SELECT customer_id FROM project_request WHERE project_name = $1 AND state <> 'Rejected'`, [projectName]);
+  return rows[0]?.customer_id ?? null;
+}
+
+/** The customer's lists the New Project form chooses from, and the budget's currency. */
+export async function findProvisioningChoices(db: Queryable, customerId: string): Promise<(ProvisioningChoices & { billing_currency: string }) | null> {
+  const { rows } = await db.query<ProvisioningChoices & { billing_currency: string }>(
+    `SELECT business_units, products, env, owner_values, project_provisioning, billing_currency FROM customer WHERE customer_id = $1`,
+    [customerId],
+  );
+  return rows[0] ?? null;
 }
 
 /** The customer's requests ordered by project name (spec 000 §7: projects ordered by project_name). */

@@ -76,6 +76,8 @@ const CustomerSettingsPage = lazy(() => import('../features/customers/CustomerSe
 const UserListPage = lazy(() => import('../features/users/UserListPage.tsx').then((m) => ({ default: m.UserListPage })));
 const NewUsersPage = lazy(() => import('../features/users/NewUsersPage.tsx').then((m) => ({ default: m.NewUsersPage })));
 const UpdateUserPage = lazy(() => import('../features/users/UpdateUserPage.tsx').then((m) => ({ default: m.UpdateUserPage })));
+const ProjectListPage = lazy(() => import('../features/provisioning/ProjectListPage.tsx').then((m) => ({ default: m.ProjectListPage })));
+const NewProjectPage = lazy(() => import('../features/provisioning/NewProjectPage.tsx').then((m) => ({ default: m.NewProjectPage })));
 const LogoutPage = lazy(() => import('../features/session/LogoutPage.tsx').then((m) => ({ default: m.LogoutPage })));
 const SystemHealthPage = lazy(() => import('../features/systemhealth/SystemHealthPage.tsx').then((m) => ({ default: m.SystemHealthPage })));
 const KioskPage = lazy(() => import('../features/systemhealth/KioskPage.tsx').then((m) => ({ default: m.KioskPage })));
@@ -98,8 +100,8 @@ export const ROUTES: readonly AppRoute[] = [
   { path: '/workspacelicense', title: 'Workspace License', gate: flag('workspace_license') },
   { path: '/workspacelicense/license', title: 'Update License', gate: flag('workspace_license') },
   { path: '/workspacelicense/order', title: 'Manage Order', gate: flag('workspace_license') },
-  { path: '/projectprovisioning', title: 'Project Provisioning', gate: perm('projectprovisioning_create') },
-  { path: '/projectprovisioning/new', title: 'New Project', gate: perm('projectprovisioning_create') },
+  { path: '/projectprovisioning', title: 'Project Provisioning', gate: perm('projectprovisioning_create'), page: ProjectListPage },
+  { path: '/projectprovisioning/new', title: 'New Project', gate: perm('projectprovisioning_create'), page: NewProjectPage },
   { path: '/inventory', title: 'Inventory', gate: perm('inventory_*'), feature: features.inventory },
   { path: '/inventory/view', title: 'Inventory Visualisation', gate: perm('inventory_*'), feature: features.inventory },
   { path: '/supportrequest/new', title: 'New Rapid Architecture Ticket', gate: perm('supportrequest_create'), feature: features.support, page: NewTicketPage },

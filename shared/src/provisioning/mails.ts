@@ -1,0 +1,72 @@
+/**
+ * The provisioning e-mails (docs/decisions-provisioning.md, E-mails): the requester and the customer's alert list
+ * hear when a request is approved (the api's approve route), created or failed (the worker). Both processes
+ * enqueue through here, so the texts and the notify keys — which make a repeated enqueue a no-op — exist once.
+ */
+import { EMAIL_RE } from '../constants.ts';
+import { listMembers } from '../db/customers-write.ts';
+import type { Queryable } from '../db/pool.ts';
+import type { ProjectRequestRow } from '../db/provisioning.ts';
+import { screenLink } from '../links.ts';
+import type { Enqueue } from '../producer.ts';
+import type { NotifyCommand } from '../queues.ts';
+import { STEP_LABELS } from './rules.ts';
+
+export type ProvisioningEvent = 'approved' | 'active' | 'failed';
+
+type MailRequest = Pick<ProjectRequestRow, 'id' | 'customer_id' | 'project_name' | 'folder_name' | 'requester' | 'failed_step' | 'error' | 'step_log'>;
+
+/**
+ * One key per event and request; a Failed request that an admin retries can fail again, so its key counts the
+ * failures so far (a repeat of the same failure keeps the key and is dropped by notify).
+ */
+export function provisioningMailKey(event: ProvisioningEvent, r: MailRequest): string {
+  if (event !== 'failed') return `provisioning-${event}-${r.id}`;
+  return `provisioning-failed-${r.id}-${r.step_log.filter((e) => e.outcome === 'failed').length}`;
+}
+
+export function provisioningMail(event: ProvisioningEvent, r: MailRequest, customerName: string, publicUrl: string): Omit<NotifyCommand, 'to'> {
+  const link = screenLink(publicUrl, '/projectprovisioning', { customerId: r.customer_id });
+  const where = `in folder ${r.folder_name} for ${customerName}`;
+  const key = provisioningMailKey(event, r);
+  if (event === 'approved') {
+    return {
+      subject: `Project ${r.project_name} approved`,
+      text: `The request for project ${r.project_name} ${where} was approved. CommandCenter is creating it now.\n\nProject provisioning: ${link}\n`,
+      key,
+    };
+  }
+  if (event === 'active') {
+    return {
+      subject: `Project ${r.project_name} successfully created`,
+      text: `Project ${r.project_name} ${where} was created: billing account linked, labels, budget, quotas and the default admin set.\n\nProject provisioning: ${link}\n`,
+      key,
+    };
+  }
+  const step = r.failed_step ? STEP_LABELS[r.failed_step] : 'Unknown step';
+  return {
+    subject: `Error creating Project ${r.project_name}`,
+    text: `Creating project ${r.project_name} ${where} failed.\n\nStep: ${step}\nError: ${r.error ?? ''}\n\nAn admin can retry it from Project provisioning: ${link}\n`,
+    key,
+  };
+}
+
+/** The requester and the customer's alert list, each once; entries that are not e-mail addresses are left out. */
+export async function provisioningRecipients(db: Queryable, r: Pick<ProjectRequestRow, 'customer_id' | 'requester'>): Promise<string[]> {
+  const alert = await listMembers(db, r.customer_id, 'alert');
+  return [...new Set([r.requester, ...alert])].filter((a) => EMAIL_RE.test(a));
+}
+
+/** Enqueues the event's e-mail (nothing when nobody is to hear it). */
+export async function enqueueProvisioningMail(
+  db: Queryable,
+  enqueue: Enqueue,
+  event: ProvisioningEvent,
+  r: MailRequest,
+  customerName: string,
+  publicUrl: string,
+): Promise<void> {
+  const to = await provisioningRecipients(db, r);
+  if (to.length === 0) return;
+  await enqueue('notify', 'notify.send', { to, ...provisioningMail(event, r, customerName, publicUrl) });
+}

@@ -1,0 +1,39 @@
+import type {
+  ProjectApproveAnswer,
+  ProjectCheck,
+  ProjectCheckQuery,
+  ProjectCreateBody,
+  ProjectRecord,
+  ProvisioningChoices,
+} from '@cc/shared/schemas/provisioning.ts';
+import { api } from '../../app/api.ts';
+
+const base = (customer: string) => `/v1/projectprovisioning/${encodeURIComponent(customer)}/`;
+
+/** Project provisioning (spec 000 §7; routes in shared/src/schemas/provisioning.ts). */
+export const provisioningApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getProjectRequests: build.query<ProjectRecord[], string>({
+      query: (customer) => base(customer),
+      providesTags: (_r, _e, customer) => [{ type: 'ProjectRequest', id: `LIST/${customer}` }],
+    }),
+    getProvisioningChoices: build.query<ProvisioningChoices, string>({
+      query: (customer) => `${base(customer)}choices`,
+    }),
+    checkProject: build.query<ProjectCheck, { customer: string; choice: ProjectCheckQuery }>({
+      query: ({ customer, choice }) => ({ url: `${base(customer)}check`, params: choice }),
+      providesTags: (_r, _e, { customer }) => [{ type: 'ProjectRequest', id: `LIST/${customer}` }],
+    }),
+    createProject: build.mutation<ProjectRecord, ProjectCreateBody>({
+      query: (body) => ({ url: '/v1/asset-inventory/project/create', method: 'POST', body }),
+      invalidatesTags: (_r, _e, body) => [{ type: 'ProjectRequest', id: `LIST/${body.customer_id}` }],
+    }),
+    approveProjects: build.mutation<ProjectApproveAnswer, { customer: string; ids: string[] }>({
+      query: ({ customer, ids }) => ({ url: `${base(customer)}approve`, method: 'POST', body: { ids } }),
+      invalidatesTags: (_r, _e, { customer }) => [{ type: 'ProjectRequest', id: `LIST/${customer}` }],
+    }),
+  }),
+});
+
+export const { useGetProjectRequestsQuery, useGetProvisioningChoicesQuery, useCheckProjectQuery, useCreateProjectMutation, useApproveProjectsMutation } =
+  provisioningApi;
