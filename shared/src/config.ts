@@ -99,6 +99,7 @@ export const SETTINGS = {
   WEB_DIST: setting(str, 'web/dist', 'built web app served by the api'),
   INVITATION_TTL_HOURS: setting(int(1, 8760), '168', 'how long an invitation link (set password, verify e-mail) stays valid'),
   CLOUD_PROJECTS: setting(oneOf('local', 'real'), 'local', 'granted GCP projects of a customer: local (from its billing data) or real (Cloud Resource Manager as its service account)'),
+  INVENTORY: setting(oneOf('local', 'real'), 'local', 'asset inventory source: local (an estate built from the customer’s billing projects) or real (Cloud Asset Inventory and Recommender as its service account)'),
 };
 
 type Settings = typeof SETTINGS;

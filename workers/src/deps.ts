@@ -10,6 +10,7 @@ import type { ChartCache } from '@cc/shared/billing/chart-cache.ts';
 import type { Enqueue } from '@cc/shared/producer.ts';
 import type { QueueName } from '@cc/shared/queues.ts';
 import type { BillingSourceDeps } from './billing-ingest/sources/index.ts';
+import type { InventorySource } from '@cc/shared/ports/inventory.ts';
 
 export interface WorkerDeps {
   pool: Pool;
@@ -28,6 +29,8 @@ export interface WorkerDeps {
   ticketSystem: TicketSystem;
   /** Where ticket attachment bytes are read from. */
   attachmentStore: AttachmentStore;
+  /** Cloud inventory of a customer (local estate or Cloud Asset Inventory + Recommender). */
+  inventorySource: InventorySource;
 }
 
 /** The dependencies of each queue's job. */
@@ -38,6 +41,8 @@ export const JOB_DEPS = {
   'anomaly-detect': ['pool', 'enqueue', 'publicUrl'],
   'alert-evaluate': ['pool', 'enqueue', 'publicUrl'],
   'ticket-sync': ['pool', 'ticketSystem', 'attachmentStore'],
+  'inventory-sync': ['pool', 'inventorySource', 'enqueue'],
+  'inventory-claims': ['pool', 'inventorySource'],
 } as const satisfies Record<QueueName, readonly (keyof WorkerDeps)[]>;
 
 /** What the jobs of the queues Q need, all of it required. */

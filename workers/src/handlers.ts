@@ -7,6 +7,8 @@ import { billingIngestHandler } from './jobs/billing-ingest.ts';
 import { anomalyDetectHandler } from './jobs/anomaly-detect.ts';
 import { alertEvaluateHandler } from './jobs/alert-evaluate.ts';
 import { ticketSyncHandler } from './jobs/ticket-sync.ts';
+import { inventorySyncHandler } from './jobs/inventory-sync.ts';
+import { inventoryClaimsHandler } from './jobs/inventory-claims.ts';
 
 // The mapped type makes a queue without a factory, or a factory of the wrong queue, a compile error.
 const FACTORIES: { [Q in QueueName]: (deps: DepsOf<Q>) => Handler<Q> } = {
@@ -16,6 +18,8 @@ const FACTORIES: { [Q in QueueName]: (deps: DepsOf<Q>) => Handler<Q> } = {
   'anomaly-detect': anomalyDetectHandler,
   'alert-evaluate': alertEvaluateHandler,
   'ticket-sync': ticketSyncHandler,
+  'inventory-sync': inventorySyncHandler,
+  'inventory-claims': inventoryClaimsHandler,
 };
 
 /** The handlers of the queues a process serves; throws (the process does not boot) when a dependency is missing. */

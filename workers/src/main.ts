@@ -11,6 +11,7 @@ import { smtpMailer } from './mail/smtp-mailer.ts';
 import { startLocalSmtpServer } from './mail/local-smtp-server.ts';
 import { attachmentReaderFromConfig, ticketSystemFromConfig } from './adapters/jira/from-config.ts';
 import { billingSourcesFromConfig } from './billing-ingest/sources/from-config.ts';
+import { inventorySourceFromConfig } from './adapters/inventory/from-config.ts';
 
 let config: Config;
 try {
@@ -45,6 +46,7 @@ const host = await startWorkers({
     billingSources: billingSourcesFromConfig(config),
     ticketSystem: ticketSystemFromConfig(config, pool),
     attachmentStore: attachmentReaderFromConfig(config),
+    inventorySource: await inventorySourceFromConfig(config, pool),
   }),
   installSchedules: true,
   logger: log,
