@@ -34,6 +34,7 @@ import entityRoutes from './routes/entities/index.ts';
 import customersWrite from './routes/customers/write.ts';
 import userRoutes from './routes/users/index.ts';
 import invitationRoutes from './routes/invitations/index.ts';
+import inventoryRoutes from './routes/inventory/index.ts';
 
 /**
  * Fastify's two info lines per request (and one per unknown route) bury start-up messages, warnings and errors
@@ -95,6 +96,7 @@ export async function buildApp(config: Config, opts: { logger?: boolean; logStre
   await app.register(customersWrite);
   await app.register(userRoutes);
   await app.register(invitationRoutes);
+  await app.register(inventoryRoutes);
   if (config.OIDC === 'local') {
     await app.register(localOidcProvider, {
       prefix: '/oidc',

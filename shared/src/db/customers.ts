@@ -84,6 +84,8 @@ export interface TenantCustomer extends CustomerBilling {
   support_request: boolean;
   billing_viewer: boolean;
   anomaly_detection: boolean;
+  /** The inventory flag (the inventory routes refuse when it is off). */
+  inventory: boolean;
 }
 
 /**
@@ -92,7 +94,8 @@ export interface TenantCustomer extends CustomerBilling {
  */
 export async function findTenantCustomer(db: Queryable, customerId: string, caller: { admin: boolean; userId: string }): Promise<TenantCustomer | null> {
   const { rows } = await db.query<TenantCustomer>(
-    `SELECT customer_id, customer_name, support_request, billing_viewer, anomaly_detection, ${BILLING_COLUMNS}
+    `SELECT customer_id, customer_name, support_request, billing_viewer, anomaly_detection, ${BILLING_COLUMNS},
+            inventory
        FROM customer c
       WHERE c.customer_id = $1
         AND ($2 OR EXISTS (SELECT 1 FROM customer_member m WHERE m.customer_id = c.customer_id AND m.list = 'users' AND m.user_id = $3))`,
