@@ -38,3 +38,18 @@ t.test('the api listens on loopback unless HOST says otherwise', async (t) => {
   t.equal(loadConfig({}).HOST, '127.0.0.1');
   t.equal(loadConfig({ HOST: '0.0.0.0' }).HOST, '0.0.0.0');
 });
+
+t.test('no setting hands out a session without a credential', async (t) => {
+  t.equal(loadConfig({}).JWT_SECRET, '', 'no signing key in the code: an empty one is generated and kept at start');
+  t.equal(loadConfig({}).OIDC_CLIENT_SECRET, '', 'nor a client secret');
+  t.throws(() => loadConfig({ JWT_SECRET: 'dev-only-secret-change-me-dev-only-secret' }), /JWT_SECRET is a published example value/);
+  t.throws(() => loadConfig({ OIDC_CLIENT_SECRET: 'commandcenter-local-secret' }), /OIDC_CLIENT_SECRET is a published example value/);
+  const secret = 'x'.repeat(40);
+  t.throws(
+    () => loadConfig({ NODE_ENV: 'production', JWT_SECRET: secret }),
+    new ConfigError('OIDC=local is the development identity provider and cannot run in production; set OIDC=real with OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET'),
+  );
+  t.throws(() => loadConfig({ OIDC: 'real', OIDC_ISSUER: 'https://id.example' }), /OIDC_CLIENT_SECRET is required when OIDC=real/);
+  const prod = loadConfig({ NODE_ENV: 'production', JWT_SECRET: secret, OIDC: 'real', OIDC_ISSUER: 'https://id.example', OIDC_CLIENT_SECRET: 'from-the-provider' });
+  t.equal(prod.OIDC, 'real');
+});

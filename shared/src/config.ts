@@ -70,12 +70,13 @@ export const SETTINGS = {
   BILLING_BIGQUERY_PROJECT: setting(str, '', 'GCP project the worker runs BigQuery billing-export queries in (empty: BigQuery source off)'),
   BILLING_BIGQUERY_DATASET: setting(str, '', 'project.dataset holding the gcp_billing_export_v1_<ACCOUNT> tables (empty: BigQuery source off)'),
   BILLING_BIGQUERY_LOCATION: setting(str, '', 'BigQuery location of the billing export dataset (e.g. EU; empty: default)'),
-  JWT_SECRET: setting(str, 'dev-only-secret-change-me-dev-only-secret', 'HMAC key for access tokens (at least 32 characters)'),
+  JWT_SECRET: setting(str, '', 'HMAC key for access tokens (at least 32 characters); empty: generated at first start and kept in JWT_SECRET_FILE (required in production)'),
+  JWT_SECRET_FILE: setting(str, 'var/jwt-secret', 'file (mode 600) keeping the generated JWT_SECRET when none is set'),
   TOKEN_TTL_SECONDS: setting(int(60, 86400), '3600', 'access token lifetime; the web refreshes every 3,540,000 ms'),
-  OIDC: setting(oneOf('local', 'real'), 'local', 'social sign-in provider: local (in-process OpenID provider) or real'),
+  OIDC: setting(oneOf('local', 'real'), 'local', 'social sign-in provider: local (in-process OpenID provider for development, checks the stored passwords; refused in production) or real'),
   OIDC_ISSUER: setting(str, '', 'issuer URL of the real OpenID provider (default: the local one at PUBLIC_URL/oidc)'),
   OIDC_CLIENT_ID: setting(str, 'commandcenter', 'OpenID client id'),
-  OIDC_CLIENT_SECRET: setting(str, 'commandcenter-local-secret', 'OpenID client secret'),
+  OIDC_CLIENT_SECRET: setting(str, '', 'OpenID client secret (required when OIDC=real; with OIDC=local a random one per process)'),
   TICKETS: setting(oneOf('local', 'jira'), 'local', 'ticket system of record: local (tickets kept in PostgreSQL) or jira (Jira Cloud REST v3)'),
   JIRA_SITE: setting(str, '', 'Jira Cloud site, e.g. https://example.atlassian.net (TICKETS=jira)'),
   JIRA_EMAIL: setting(str, '', 'e-mail of the Jira account the portal acts as (Basic auth with JIRA_API_TOKEN)'),
@@ -132,11 +133,7 @@ export function loadConfig(env: Record<string, string | undefined> = readEnviron
     out[name] = s.parse(raw === undefined || raw === '' ? s.default : raw, name);
   }
   const config = { ...(out as Config), ...overrides };
-  if (config.JWT_SECRET.length < 32) throw new ConfigError('JWT_SECRET must be at least 32 characters');
-  if (config.NODE_ENV === 'production' && config.JWT_SECRET === SETTINGS.JWT_SECRET.default) {
-    throw new ConfigError('JWT_SECRET must be set in production');
-  }
-  if (config.OIDC === 'real' && !config.OIDC_ISSUER) throw new ConfigError('OIDC_ISSUER is required when OIDC=real');
+  checkIdentity(config);
   if (config.TICKETS === 'jira') {
     for (const name of ['JIRA_SITE', 'JIRA_EMAIL', 'JIRA_API_TOKEN'] as const) {
       if (!config[name]) throw new ConfigError(`${name} is required when TICKETS=jira`);
@@ -146,6 +143,31 @@ export function loadConfig(env: Record<string, string | undefined> = readEnviron
     throw new ConfigError('ATTACHMENT_BUCKET and ATTACHMENT_GCS_KEY_FILE are required when ATTACHMENT_STORE=gcs');
   }
   return config;
+}
+
+/**
+ * Keys that were once published (README, .env.example): a token signed with one of them is forgeable by
+ * anyone who read the docs, so they are refused wherever they turn up, development included.
+ */
+const PUBLISHED_SECRETS = ['dev-only-secret-change-me-dev-only-secret', 'commandcenter-local-secret'];
+
+/** The JWT and OpenID settings: no configuration may hand out a session without a credential. */
+function checkIdentity(config: Config): void {
+  if (config.JWT_SECRET) {
+    if (config.JWT_SECRET.length < 32) throw new ConfigError('JWT_SECRET must be at least 32 characters');
+    if (PUBLISHED_SECRETS.includes(config.JWT_SECRET)) throw new ConfigError('JWT_SECRET is a published example value; set a secret of your own or leave it empty to have one generated');
+  } else if (config.NODE_ENV === 'production') {
+    // Every api instance must sign with the same key; a generated one would differ per instance.
+    throw new ConfigError('JWT_SECRET must be set in production');
+  }
+  if (config.OIDC === 'local' && config.NODE_ENV === 'production') {
+    throw new ConfigError('OIDC=local is the development identity provider and cannot run in production; set OIDC=real with OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET');
+  }
+  if (config.OIDC === 'real') {
+    if (!config.OIDC_ISSUER) throw new ConfigError('OIDC_ISSUER is required when OIDC=real');
+    if (!config.OIDC_CLIENT_SECRET) throw new ConfigError('OIDC_CLIENT_SECRET is required when OIDC=real');
+  }
+  if (PUBLISHED_SECRETS.includes(config.OIDC_CLIENT_SECRET)) throw new ConfigError('OIDC_CLIENT_SECRET is a published example value; set the one your provider issued');
 }
 
 /** Issuer of the social sign-in: the configured one, or the local provider served by the api itself. */

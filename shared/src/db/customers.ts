@@ -1,43 +1,8 @@
 import type { Queryable } from './pool.ts';
+import type { CustomerDocument } from '../schemas/customer.ts';
 import { BILLING_COLUMNS, withPercentage, type CustomerBilling } from './billing-query.ts';
 
-/** The customer document as the spec names its fields (000 §3, 001 §3). */
-export interface CustomerDocument {
-  id: string;
-  customer_id: string;
-  customer_name: string;
-  entity: string | null;
-  /** Comma-separated; the first is the default billing account. */
-  billing_account_id: string;
-  billing_currency: string;
-  billing_dashboard_type: string;
-  billing_dashboard_set_discount: number | null;
-  billing_dashboard_tier_discount: { threshold_spend: number; percentage: number }[];
-  support_request: boolean;
-  billing_viewer: boolean;
-  gcp_service_account: boolean;
-  service_account_email: string;
-  inventory: boolean;
-  system_health_dashboard: boolean;
-  grafana_external_link: string;
-  documentation: boolean;
-  drive_id: string;
-  drive_link: string;
-  workspace_license: boolean;
-  domain_name: string;
-  anomaly_detection: boolean;
-  minimum_anomaly_threshold: number;
-  minimum_value_toggled_anomaly: number;
-  business_units: string[];
-  products: string[];
-  env: string[];
-  owner_values: string[];
-  project_provisioning: unknown[];
-  users: string[];
-  notify: string[];
-  alert: string[];
-  filters: { user: string; label_key: string; label_value: string }[];
-}
+export type { CustomerDocument };
 
 const SELECT_CUSTOMER = `
   SELECT c.customer_id AS id, c.customer_id, c.customer_name, c.entity,

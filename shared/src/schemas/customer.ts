@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 
 const Tier = Type.Object({ threshold_spend: Type.Number(), percentage: Type.Number() });
 
@@ -38,3 +38,4 @@ export const CustomerDocument = Type.Object({
   alert: Type.Array(Type.String()),
   filters: Type.Array(Type.Object({ user: Type.String(), label_key: Type.String(), label_value: Type.String() })),
 });
+export type CustomerDocument = Static<typeof CustomerDocument>;

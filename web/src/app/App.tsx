@@ -5,7 +5,7 @@ import { useAppDispatch, useAppSelector } from './hooks.ts';
 import { AppShell } from './shell/AppShell.tsx';
 import { INVITATION_ROUTE } from './routes.ts';
 import { PageLoading } from '../common/Page.tsx';
-import { LoggingErrorBoundary } from '../common/ErrorBoundary.tsx';
+import { LoggingErrorBoundary } from './LoggingErrorBoundary.tsx';
 import { LoginPage } from '../features/session/LoginPage.tsx';
 import { InitialisingPage } from '../features/session/InitialisingPage.tsx';
 import { useLogoutMutation, useRefreshTokenMutation } from '../features/session/sessionApi.ts';

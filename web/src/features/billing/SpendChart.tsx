@@ -3,7 +3,7 @@ import { Banner, Spinner } from '@primer/react';
 import { buildFigure, MARGIN, seriesColor } from './chart-figure.ts';
 import { formatMoney } from './format.ts';
 import { loadPlotly, type PlotlyApi } from './plotly-loader.ts';
-import type { ChartPayload, SpendSummary } from './types.ts';
+import type { ChartPayload, SpendSummary } from '@cc/shared/schemas/billing.ts';
 import placeholderUrl from './chart-placeholder.svg';
 import styles from './SpendChart.module.css';
 
