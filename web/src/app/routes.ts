@@ -78,6 +78,8 @@ const NewUsersPage = lazy(() => import('../features/users/NewUsersPage.tsx').the
 const UpdateUserPage = lazy(() => import('../features/users/UpdateUserPage.tsx').then((m) => ({ default: m.UpdateUserPage })));
 const LogoutPage = lazy(() => import('../features/session/LogoutPage.tsx').then((m) => ({ default: m.LogoutPage })));
 const InvitationPage = lazy(() => import('../features/invitations/InvitationPage.tsx').then((m) => ({ default: m.InvitationPage })));
+const InventoryPage = lazy(() => import('../features/inventory/InventoryPage.tsx').then((m) => ({ default: m.InventoryPage })));
+const InventoryViewPage = lazy(() => import('../features/inventory/InventoryViewPage.tsx').then((m) => ({ default: m.InventoryViewPage })));
 
 /** The invitation e-mail's link: shown signed in or not, since the link's token is the credential. */
 export const INVITATION_ROUTE: AppRoute = { path: '/invitation/:token', title: 'Set your password', gate: signedIn, page: InvitationPage };
@@ -92,8 +94,8 @@ export const ROUTES: readonly AppRoute[] = [
   { path: '/workspacelicense/order', title: 'Manage Order', gate: flag('workspace_license') },
   { path: '/projectprovisioning', title: 'Project Provisioning', gate: perm('projectprovisioning_create') },
   { path: '/projectprovisioning/new', title: 'New Project', gate: perm('projectprovisioning_create') },
-  { path: '/inventory', title: 'Inventory', gate: perm('inventory_*'), feature: features.inventory },
-  { path: '/inventory/view', title: 'Inventory Visualisation', gate: perm('inventory_*'), feature: features.inventory },
+  { path: '/inventory', title: 'Inventory', gate: perm('inventory_*'), feature: features.inventory, page: InventoryPage },
+  { path: '/inventory/view', title: 'Inventory Visualisation', gate: perm('inventory_*'), feature: features.inventory, page: InventoryViewPage },
   { path: '/supportrequest/new', title: 'New Rapid Architecture Ticket', gate: perm('supportrequest_create'), feature: features.support, page: NewTicketPage },
   { path: '/supportrequest', title: 'Rapid Architecture Ticket', gate: perm('supportrequest_read'), feature: features.support, page: TicketListPage },
   { path: '/supportrequest/view/:id', title: 'Rapid Architecture Ticket', gate: perm('supportrequest_read'), feature: features.support, page: TicketViewPage },
