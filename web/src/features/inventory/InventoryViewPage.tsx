@@ -42,8 +42,8 @@ export function InventoryViewPage({ route }: PageProps) {
     const node = graph ? findNode(graph.nodes, search) : null;
     setNotFound(!node);
     if (!node) return;
+    // finds and focuses (spec 001 §2.10); a click on the node then shows its details
     setFocusId(node.id);
-    void openNode(node);
   }
 
   return (

@@ -8,6 +8,7 @@ import { useListRecommendationsQuery } from './inventoryApi.ts';
 import { useServerList } from './useServerList.ts';
 import { recommendationTicket } from './inventory-ticket.ts';
 import type { NewTicketPrefill } from '../tickets/prefill.ts';
+import styles from './inventory.module.css';
 
 const NONE: readonly RecommendationItem[] = [];
 
@@ -20,7 +21,14 @@ const COLUMNS: readonly ListColumn<RecommendationItem>[] = [
   { id: 'recommender_subtype', header: 'Recommender Subtype', width: 'max-content', text: (r) => r.recommender_subtype },
   { id: 'project_id', header: 'Project ID', width: 'max-content', text: (r) => r.project_id },
   { id: 'location', header: 'Location', width: 'max-content', text: (r) => r.location },
-  { id: 'target_resources', header: 'Target Resources', width: 'minmax(18rem, 2fr)', text: (r) => r.target_resources.join(', ') },
+  {
+    id: 'target_resources',
+    header: 'Target Resources',
+    width: 'minmax(18rem, 2fr)',
+    text: (r) => r.target_resources.join(', '),
+    // resource names have no spaces: without this a long one runs into the next column
+    render: (r) => <span className={styles.wrap}>{r.target_resources.join(', ')}</span>,
+  },
   {
     id: 'state',
     header: 'State',
