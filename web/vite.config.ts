@@ -3,6 +3,10 @@ import { defineConfig } from 'vite';
 /** The api the dev server forwards `/v1` and `/v2` to (`npm run dev -w web`). */
 const API_URL = 'http://localhost:8080';
 
+/** Packages only the inventory graph (force-graph, 3d-force-graph) pulls in. */
+const GRAPH_ONLY =
+  /node_modules[\\/](3d-force-graph|force-graph|three|three-forcegraph|three-render-objects|@tweenjs|accessor-fn|bezier-js|canvas-color-tracker|d3-[a-z0-9-]+|data-bind-mapper|float-tooltip|index-array-by|internmap|kapsule|lodash-es|ngraph\.[a-z]+|polished|preact|tinycolor2)[\\/]/;
+
 export default defineConfig({
   // Vite 8 transforms TS/TSX with Oxc; no React plugin needed (no fast refresh, full reloads instead).
   oxc: { jsx: { runtime: 'automatic' } },
@@ -31,7 +35,8 @@ export default defineConfig({
       },
       output: {
         // Libraries change less often than the app: a separate chunk stays cached across deploys.
-        codeSplitting: { groups: [{ name: 'vendor', test: /node_modules/ }] },
+        // The inventory graph's libraries (three.js among them) stay out of it: only /inventory/view loads them.
+        codeSplitting: { groups: [{ name: 'vendor', test: (id: string) => /node_modules/.test(id) && !GRAPH_ONLY.test(id) }] },
       },
     },
   },

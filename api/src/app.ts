@@ -39,6 +39,7 @@ import userRoutes from './routes/users/index.ts';
 import invitationRoutes from './routes/invitations/index.ts';
 import monitoringRoutes from './routes/monitoring/index.ts';
 import provisioningRoutes from './routes/provisioning/index.ts';
+import inventoryRoutes from './routes/inventory/index.ts';
 
 /**
  * Fastify's two info lines per request (and one per unknown route) bury start-up messages, warnings and errors
@@ -106,6 +107,7 @@ export async function buildApp(given: Config, opts: { logger?: boolean; logStrea
   await app.register(invitationRoutes);
   await app.register(monitoringRoutes);
   await app.register(provisioningRoutes);
+  await app.register(inventoryRoutes);
   if (config.OIDC === 'local') {
     await app.register(localOidcProvider, {
       prefix: '/oidc',

@@ -121,6 +121,7 @@ export const SETTINGS = {
   PROVISIONING_CPU_REGION: setting(str, 'europe-west1', 'region of the Compute Engine CPU quota preference a provisioned project gets'),
   PROVISIONING_POLL_INTERVAL_MS: setting(int(1, 600000), '5000', 'pause between two looks at a project creation operation'),
   PROVISIONING_MAX_POLLS: setting(int(1, 1000), '12', 'looks at a creation operation per job attempt; then the attempt ends and the queue retries later'),
+  INVENTORY: setting(oneOf('local', 'real'), 'local', 'asset inventory source: local (an estate built from the customer’s billing projects) or real (Cloud Asset Inventory and Recommender as its service account)'),
 };
 
 type Settings = typeof SETTINGS;

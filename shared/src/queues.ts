@@ -12,6 +12,7 @@ import { TicketSyncCommand, ticketSyncJobId } from './commands/ticket-sync.ts';
 import { BillingIngestCommand } from './commands/billing-ingest.ts';
 import { MonitoringCommand, monitoringJobId } from './commands/monitoring.ts';
 import { ProvisioningCreateCommand, provisioningJobId } from './commands/provisioning.ts';
+import { INVENTORY_SYNC_OPTIONS, InventoryClaimsCommand, InventorySyncCommand, inventoryClaimsJobId, inventorySyncJobId } from './commands/inventory.ts';
 
 export const NotifyCommand = Type.Object({
   to: Type.Array(Type.String({ pattern: EMAIL_PATTERN }), { minItems: 1 }),
@@ -90,6 +91,10 @@ export const QUEUES = {
   monitoring: define({ job: 'monitoring.provision', payload: MonitoringCommand, jobId: monitoringJobId }),
   /** Creates an approved project request's GCP project step by step, resuming where it stopped. */
   provisioning: define({ job: 'provisioning.create', payload: ProvisioningCreateCommand, jobId: provisioningJobId }),
+  /** Reads a customer's cloud inventory (assets, recommendations) and replaces its snapshot; without a customer, fans out. */
+  'inventory-sync': define({ job: 'inventory.sync', payload: InventorySyncCommand, jobId: inventorySyncJobId, options: INVENTORY_SYNC_OPTIONS }),
+  /** Sends markClaimed / markSucceeded for recommendations that support tickets took on. */
+  'inventory-claims': define({ job: 'inventory.claims', payload: InventoryClaimsCommand, jobId: inventoryClaimsJobId }),
 } as const;
 
 export type QueueName = keyof typeof QUEUES;
@@ -115,6 +120,10 @@ export const SCHEDULES: ({ id: string; pattern: string } & JobItem)[] = [
   { id: 'anomaly-detect-nightly', queue: 'anomaly-detect', name: 'anomaly.detect', pattern: '30 5 * * *', data: {} },
   { id: 'alert-evaluate-nightly', queue: 'alert-evaluate', name: 'alert.evaluate', pattern: '0 6 * * *', data: {} },
   { id: 'ticket-sync-pull', queue: 'ticket-sync', name: 'ticket.sync', pattern: '*/5 * * * *', data: { op: 'pull' } },
+  // Recommender refreshes its recommendations daily; the fan-out enqueues one sync per customer with inventory on.
+  { id: 'inventory-sync-nightly', queue: 'inventory-sync', name: 'inventory.sync', pattern: '0 4 * * *', data: {} },
+  // Catches ticket keys and statuses the ticket sync pulled in (the api enqueues at once for changes made here).
+  { id: 'inventory-claims-sweep', queue: 'inventory-claims', name: 'inventory.claims', pattern: '*/10 * * * *', data: {} },
 ];
 export const SCHEDULE_TIME_ZONE = 'America/Los_Angeles';
 

@@ -14,6 +14,7 @@ import type { MonitoringService } from '@cc/shared/ports/monitoring.ts';
 import type { CloudProjects } from '@cc/shared/ports/cloud-projects.ts';
 import type { SecretBox } from '@cc/shared/secret-box.ts';
 import type { CloudProvisioning } from '@cc/shared/ports/cloud-provisioning.ts';
+import type { InventorySource } from '@cc/shared/ports/inventory.ts';
 
 export interface WorkerDeps {
   pool: Pool;
@@ -40,6 +41,8 @@ export interface WorkerDeps {
   cloudProjects: CloudProjects;
   /** The cloud requested projects are created in (Google or the local one) and the chain's settings. */
   provisioning: { cloud: CloudProvisioning; cpuRegion: string; pollIntervalMs: number; maxPolls: number };
+  /** Cloud inventory of a customer (local estate or Cloud Asset Inventory + Recommender). */
+  inventorySource: InventorySource;
 }
 
 /** The dependencies of each queue's job. */
@@ -52,6 +55,8 @@ export const JOB_DEPS = {
   'ticket-sync': ['pool', 'ticketSystem', 'attachmentStore'],
   monitoring: ['pool', 'monitoringService', 'secretBox', 'cloudProjects'],
   provisioning: ['pool', 'provisioning', 'enqueue', 'publicUrl'],
+  'inventory-sync': ['pool', 'inventorySource', 'enqueue'],
+  'inventory-claims': ['pool', 'inventorySource'],
 } as const satisfies Record<QueueName, readonly (keyof WorkerDeps)[]>;
 
 /** What the jobs of the queues Q need, all of it required. */

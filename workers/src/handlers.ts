@@ -9,6 +9,8 @@ import { alertEvaluateHandler } from './jobs/alert-evaluate.ts';
 import { ticketSyncHandler } from './jobs/ticket-sync.ts';
 import { monitoringHandler } from './jobs/monitoring.ts';
 import { provisioningCreateHandler } from './jobs/provisioning-create.ts';
+import { inventorySyncHandler } from './jobs/inventory-sync.ts';
+import { inventoryClaimsHandler } from './jobs/inventory-claims.ts';
 
 // The mapped type makes a queue without a factory, or a factory of the wrong queue, a compile error.
 const FACTORIES: { [Q in QueueName]: (deps: DepsOf<Q>) => Handler<Q> } = {
@@ -20,6 +22,8 @@ const FACTORIES: { [Q in QueueName]: (deps: DepsOf<Q>) => Handler<Q> } = {
   'ticket-sync': ticketSyncHandler,
   monitoring: monitoringHandler,
   provisioning: provisioningCreateHandler,
+  'inventory-sync': inventorySyncHandler,
+  'inventory-claims': inventoryClaimsHandler,
 };
 
 /** The handlers of the queues a process serves; throws (the process does not boot) when a dependency is missing. */

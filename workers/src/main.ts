@@ -15,6 +15,7 @@ import { secretBoxFromConfig } from '@cc/shared/secrets-key.ts';
 import { monitoringServiceFromConfig } from './adapters/monitoring/from-config.ts';
 import { cloudProjectsFromConfig } from './adapters/cloud-projects.ts';
 import { cloudProvisioningFromConfig, provisioningSettingsFromConfig } from './adapters/provisioning/from-config.ts';
+import { inventorySourceFromConfig } from './adapters/inventory/from-config.ts';
 
 let config: Config;
 try {
@@ -53,6 +54,7 @@ const host = await startWorkers({
     secretBox: secretBoxFromConfig(config),
     cloudProjects: cloudProjectsFromConfig(config, pool),
     provisioning: { cloud: cloudProvisioningFromConfig(config, pool), ...provisioningSettingsFromConfig(config) },
+    inventorySource: await inventorySourceFromConfig(config, pool),
   }),
   installSchedules: true,
   logger: log,

@@ -52,6 +52,8 @@ export interface TenantCustomer extends CustomerBilling {
   anomaly_detection: boolean;
   system_health_dashboard: boolean;
   service_account_email: string;
+  /** The inventory flag (the inventory routes refuse when it is off). */
+  inventory: boolean;
 }
 
 /**
@@ -61,7 +63,7 @@ export interface TenantCustomer extends CustomerBilling {
 export async function findTenantCustomer(db: Queryable, customerId: string, caller: { admin: boolean; userId: string }): Promise<TenantCustomer | null> {
   const { rows } = await db.query<TenantCustomer>(
     `SELECT customer_id, customer_name, support_request, billing_viewer, anomaly_detection,
-            system_health_dashboard, service_account_email, ${BILLING_COLUMNS}
+            system_health_dashboard, service_account_email, inventory, ${BILLING_COLUMNS}
        FROM customer c
       WHERE c.customer_id = $1
         AND ($2 OR EXISTS (SELECT 1 FROM customer_member m WHERE m.customer_id = c.customer_id AND m.list = 'users' AND m.user_id = $3))`,

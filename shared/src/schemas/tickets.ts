@@ -123,6 +123,8 @@ export const CreateTicketBody = Type.Object({
   attachments: Type.Optional(Type.Array(Type.String(), { maxItems: 50 })),
   creation_date: Type.Optional(Type.String()),
   creation_by: Type.Optional(Type.String()),
+  /** Recommendation names (from /inventory) the ticket takes on: they are marked claimed with its key. */
+  recommendations: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 100 })),
 });
 
 /**

@@ -82,6 +82,8 @@ const LogoutPage = lazy(() => import('../features/session/LogoutPage.tsx').then(
 const SystemHealthPage = lazy(() => import('../features/systemhealth/SystemHealthPage.tsx').then((m) => ({ default: m.SystemHealthPage })));
 const KioskPage = lazy(() => import('../features/systemhealth/KioskPage.tsx').then((m) => ({ default: m.KioskPage })));
 const InvitationPage = lazy(() => import('../features/invitations/InvitationPage.tsx').then((m) => ({ default: m.InvitationPage })));
+const InventoryPage = lazy(() => import('../features/inventory/InventoryPage.tsx').then((m) => ({ default: m.InventoryPage })));
+const InventoryViewPage = lazy(() => import('../features/inventory/InventoryViewPage.tsx').then((m) => ({ default: m.InventoryViewPage })));
 
 /** The invitation e-mail's link: shown signed in or not, since the link's token is the credential. */
 export const INVITATION_ROUTE: AppRoute = { path: '/invitation/:token', title: 'Set your password', gate: signedIn, page: InvitationPage };
@@ -102,8 +104,8 @@ export const ROUTES: readonly AppRoute[] = [
   { path: '/workspacelicense/order', title: 'Manage Order', gate: flag('workspace_license') },
   { path: '/projectprovisioning', title: 'Project Provisioning', gate: perm('projectprovisioning_create'), page: ProjectListPage },
   { path: '/projectprovisioning/new', title: 'New Project', gate: perm('projectprovisioning_create'), page: NewProjectPage },
-  { path: '/inventory', title: 'Inventory', gate: perm('inventory_*'), feature: features.inventory },
-  { path: '/inventory/view', title: 'Inventory Visualisation', gate: perm('inventory_*'), feature: features.inventory },
+  { path: '/inventory', title: 'Inventory', gate: perm('inventory_*'), feature: features.inventory, page: InventoryPage },
+  { path: '/inventory/view', title: 'Inventory Visualisation', gate: perm('inventory_*'), feature: features.inventory, page: InventoryViewPage },
   { path: '/supportrequest/new', title: 'New Rapid Architecture Ticket', gate: perm('supportrequest_create'), feature: features.support, page: NewTicketPage },
   { path: '/supportrequest', title: 'Rapid Architecture Ticket', gate: perm('supportrequest_read'), feature: features.support, page: TicketListPage },
   { path: '/supportrequest/view/:id', title: 'Rapid Architecture Ticket', gate: perm('supportrequest_read'), feature: features.support, page: TicketViewPage },

@@ -24,8 +24,11 @@ import { enqueueSync, rule, ticketOr404, ticketTenant } from './context.ts';
 import { changePriority, changeStatus, changeTicket, giveSatisfaction } from './change.ts';
 import { checkUploads } from './uploads.ts';
 import { comment, detail } from './present.ts';
+import { enqueueClaims, recordTicketClaims } from '../../inventory/claims.ts';
 
 const tags = ['tickets'];
+/** The ticket sync gives a new ticket its key within seconds; the claim needs that key. */
+const CLAIM_AFTER_CREATE_MS = 30_000;
 
 /** Writes: saved to the local rows in one transaction, then sent to the system of record by the ticket-sync queue. */
 export function ticketWrites(store: AttachmentStore): FastifyPluginAsyncTypebox {
@@ -51,6 +54,7 @@ export function ticketWrites(store: AttachmentStore): FastifyPluginAsyncTypebox 
         const outcome = await withTransaction(app.pg, async (tx) => {
           const created = await insertTicket(tx, { id, customer_id: customer.customer_id, ...fields, created_by: user.email });
           if (!created) return 'replayed' as const;
+          await recordTicketClaims(tx, { customerId: customer.customer_id, ticketId: id, names: req.body.recommendations ?? [], by: user.email });
           // a refused file rolls the ticket back with it
           const uploads = await checkUploads(tx, store, names, user.email);
           for (const u of uploads) {
@@ -65,6 +69,7 @@ export function ticketWrites(store: AttachmentStore): FastifyPluginAsyncTypebox 
           return reply.code(200).send(await answer(id));
         }
         await enqueueSync(app, { op: 'create', ticket_id: id });
+        if (req.body.recommendations?.length) await enqueueClaims(app, customer.customer_id, CLAIM_AFTER_CREATE_MS);
         await notifyCustomer(id, customer, fields, user.email);
         return reply.code(201).send(await answer(id));
       },
@@ -129,7 +134,12 @@ export function ticketWrites(store: AttachmentStore): FastifyPluginAsyncTypebox 
         config: { permission: 'supportrequest_update', tenant: ticketTenant(app) },
         schema: { tags, summary: 'Change the status (needs a comment)', params: TicketKeyParams, body: StatusBody, response: withErrors({ 200: TicketDetail }) },
       },
-      async (req) => answer(await changeTicket(app, req.params.key, changeStatus(req.auth!, req.body))),
+      async (req) => {
+        const t = await answer(await changeTicket(app, req.params.key, changeStatus(req.auth!, req.body)));
+        // a recommendation taken on by this ticket is marked succeeded once the ticket is done
+        if (t.status === 'Resolved' || t.status === 'Closed') await enqueueClaims(app, req.customer.customer_id);
+        return t;
+      },
     );
 
     app.patch(

@@ -71,6 +71,7 @@ export function NewTicketPage({ route }: PageProps) {
         priority,
         customer: selected.id,
         attachments,
+        ...(prefill.recommendations.length ? { recommendations: prefill.recommendations } : {}),
       });
       if ('error' in result) throw new Error(errorDetail(result.error) ?? 'Error saving ticket');
       navigate(LIST_PATH);

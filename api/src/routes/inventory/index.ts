@@ -1,0 +1,128 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { assetHistory, findAssetByNodeId, listGraphAssets, listInventoryAssets, listInventoryRecommendations } from '@cc/shared/db/inventory/read.ts';
+import { latestSyncRun } from '@cc/shared/db/inventory/snapshot.ts';
+import { recommendationSavings } from '@cc/shared/db/inventory/claim-work.ts';
+import { buildInventoryGraph, decodeNodeId } from '@cc/shared/inventory/graph.ts';
+import { withErrors } from '@cc/shared/schemas/common.ts';
+import {
+  AssetHistory,
+  AssetListQuery,
+  AssetPage,
+  InventoryGraph,
+  InventoryNode,
+  InventoryNodeParams,
+  InventoryParams,
+  InventorySyncStarted,
+  InventorySyncStatus,
+  RecommendationListQuery,
+  RecommendationPage,
+} from '@cc/shared/schemas/inventory.ts';
+import { errors } from '../../errors.ts';
+import { nextNightlySync, recommendationItem, syncRun } from './present.ts';
+
+const tags = ['inventory'];
+const tenant = { params: 'customer' } as const;
+const read = { permission: 'inventory_read', tenant } as const;
+
+/** Spec 000 §6: inventory_* plus the customer's inventory flag. */
+function inventoryOn(req: FastifyRequest) {
+  if (!req.customer.inventory) throw new errors.forbidden('Inventory is disabled for this customer');
+  return req.customer;
+}
+
+const iso = (d: Date | null) => (d === null ? null : d.toISOString());
+
+/**
+ * Asset inventory (spec 000 §2 /inventory, 001 §2.10, §7): the two tables with server-side filter, sort and paging
+ * (100,000 assets stay one index range per page), the graph and a node's detail, an asset's history of changes,
+ * the sync status for the empty state, and an admin's "run it now".
+ */
+const inventory: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/v1/asset-inventory/:customer/assets',
+    { config: read, schema: { tags, summary: 'Google Cloud Inventory: one page of assets', params: InventoryParams, querystring: AssetListQuery, response: withErrors({ 200: AssetPage }) } },
+    async (req) => {
+      const c = inventoryOn(req);
+      const q = req.query;
+      const offset = q.offset ?? 0;
+      const limit = q.limit ?? 100;
+      const page = await listInventoryAssets(app.pg, c.customer_id, { ...q, offset, limit });
+      return { total: page.total, offset, limit, items: page.items.map((a) => ({ ...a, update_time: iso(a.update_time) })) };
+    },
+  );
+
+  app.get(
+    '/v1/asset-inventory/:customer/recommendations',
+    {
+      config: read,
+      schema: { tags, summary: 'Google Cloud Recommendations: one page', params: InventoryParams, querystring: RecommendationListQuery, response: withErrors({ 200: RecommendationPage }) },
+    },
+    async (req) => {
+      const c = inventoryOn(req);
+      const q = req.query;
+      const offset = q.offset ?? 0;
+      const limit = q.limit ?? 100;
+      const [page, savings] = await Promise.all([
+        listInventoryRecommendations(app.pg, c.customer_id, { ...q, offset, limit }),
+        recommendationSavings(app.pg, c.customer_id),
+      ]);
+      return { total: page.total, offset, limit, items: page.items.map(recommendationItem), savings: { currency: c.billing_currency, ...savings } };
+    },
+  );
+
+  app.get(
+    '/v1/asset-inventory/:customer/visualize/',
+    { config: read, schema: { tags, summary: 'The inventory graph: nodes and links', params: InventoryParams, response: withErrors({ 200: InventoryGraph }) } },
+    async (req) => buildInventoryGraph(await listGraphAssets(app.pg, inventoryOn(req).customer_id)),
+  );
+
+  app.get(
+    '/v1/asset-inventory/:customer/node/:nodeId',
+    {
+      config: read,
+      schema: { tags, summary: 'One graph node: name, asset_type, location, data (JSON text); `/` written as `*`', params: InventoryNodeParams, response: withErrors({ 200: InventoryNode }) },
+    },
+    async (req) => {
+      const asset = await findAssetByNodeId(app.pg, inventoryOn(req).customer_id, req.params.nodeId);
+      if (!asset) throw new errors.notFound('Inventory node not found');
+      return { name: asset.display_name, asset_type: asset.asset_type, location: asset.location, data: JSON.stringify(asset.data, null, 2) };
+    },
+  );
+
+  app.get(
+    '/v1/asset-inventory/:customer/history/:nodeId',
+    {
+      config: read,
+      schema: { tags, summary: 'What changed on one asset between syncs, newest first', params: InventoryNodeParams, response: withErrors({ 200: AssetHistory }) },
+    },
+    async (req) => {
+      const assetName = decodeNodeId(req.params.nodeId);
+      const changes = await assetHistory(app.pg, inventoryOn(req).customer_id, assetName);
+      return { asset_name: assetName, changes: changes.map((c) => ({ change: c.change, changed_fields: c.changed_fields, changed_at: c.changed_at.toISOString() })) };
+    },
+  );
+
+  app.get(
+    '/v1/asset-inventory/:customer/sync',
+    { config: read, schema: { tags, summary: 'The latest inventory sync and when the next one runs', params: InventoryParams, response: withErrors({ 200: InventorySyncStatus }) } },
+    async (req) => {
+      const c = req.customer;
+      const [last, success] = c.inventory
+        ? await Promise.all([latestSyncRun(app.pg, c.customer_id), latestSyncRun(app.pg, c.customer_id, 'succeeded')])
+        : [null, null];
+      return { inventory: c.inventory, last_run: syncRun(last), last_success: syncRun(success), next_run_at: nextNightlySync().toISOString() };
+    },
+  );
+
+  app.post(
+    '/v1/asset-inventory/:customer/sync',
+    { config: { permission: 'admin', tenant }, schema: { tags, summary: 'Run the customer’s inventory sync now (admin)', params: InventoryParams, response: withErrors({ 202: InventorySyncStarted }) } },
+    async (req, reply) => {
+      const c = inventoryOn(req);
+      const jobId = await app.producers.enqueue('inventory-sync', 'inventory.sync', { customer_id: c.customer_id });
+      return reply.code(202).send({ job_id: jobId });
+    },
+  );
+};
+export default inventory;

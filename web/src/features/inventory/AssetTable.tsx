@@ -1,0 +1,53 @@
+import { Banner, Button } from '@primer/react';
+import { IssueOpenedIcon } from '@primer/octicons-react';
+import type { InventoryItem } from '@cc/shared/schemas/inventory.ts';
+import { ListTable, type ListColumn } from '../../common/list/ListTable.tsx';
+import { errorDetail } from '../../common/api-error.ts';
+import { useListAssetsQuery } from './inventoryApi.ts';
+import { useServerList } from './useServerList.ts';
+import { inventoryTicket } from './inventory-ticket.ts';
+import type { NewTicketPrefill } from '../tickets/prefill.ts';
+
+const NONE: readonly InventoryItem[] = [];
+
+/** Spec 000 §3 Inventory item: asset_type, asset_name, project_id, region, violation_rule. */
+const COLUMNS: readonly ListColumn<InventoryItem>[] = [
+  { id: 'asset_type', header: 'Asset Type', width: 'max-content', text: (a) => a.asset_type },
+  { id: 'asset_name', header: 'Asset Name', width: 'minmax(20rem, 2fr)', text: (a) => a.asset_name },
+  { id: 'project_id', header: 'Project ID', width: 'max-content', text: (a) => a.project_id },
+  { id: 'region', header: 'Region', width: 'max-content', text: (a) => a.region ?? '' },
+  { id: 'violation_rule', header: 'Violation Rule', width: 'max-content', text: (a) => a.violation_rule ?? '' },
+];
+
+/** 'Google Cloud Inventory': filtered, ordered by asset name and paged by the api, so 100,000 assets stay fast. */
+export function AssetTable({ customer, onTicket }: { customer: string; onTicket?: (prefill: NewTicketPrefill) => void }) {
+  const list = useServerList<InventoryItem>((a) => a.asset_name, customer);
+  const { data, error, isFetching } = useListAssetsQuery({ customer, query: list.query });
+  const rows = data?.items ?? NONE;
+  const count = list.selectedRows.length;
+  return (
+    <>
+      {error ? <Banner variant="critical" title="The inventory could not be loaded" description={errorDetail(error) ?? 'Please try again.'} /> : null}
+      <ListTable
+        title="Google Cloud Inventory"
+        rows={rows}
+        rowId={(a) => a.asset_name}
+        rowLabel={(a) => a.asset_name}
+        columns={COLUMNS}
+        emptyText="No assets."
+        loading={isFetching && !data}
+        filter={list.filter}
+        columnChooser
+        selection={list.selection(rows)}
+        paging={list.paging(data?.total ?? 0)}
+        actions={
+          onTicket ? (
+            <Button leadingVisual={IssueOpenedIcon} disabled={count === 0} onClick={() => onTicket(inventoryTicket(list.selectedRows))}>
+              {`Raise Ticket${count ? ` (${count})` : ''}`}
+            </Button>
+          ) : null
+        }
+      />
+    </>
+  );
+}
