@@ -39,6 +39,12 @@ export const MaintenanceCommand = Type.Object({
 
 const ISO_DATE = '^\\d{4}-\\d{2}-\\d{2}$';
 
+/** Reads the seats of one customer's licenses (or every customer's) from Workspace, then places the automatic orders due. */
+export const LicenseSyncCommand = Type.Object({
+  customer_id: Type.Optional(Type.String({ minLength: 1 })),
+});
+export type LicenseSyncCommand = Static<typeof LicenseSyncCommand>;
+
 /** Detects anomalies for one customer (or every customer with anomaly_detection on) for one day. */
 export const AnomalyDetectCommand = Type.Object({
   customer_id: Type.Optional(Type.String({ minLength: 1 })),
@@ -84,6 +90,8 @@ export const QUEUES = {
   }),
   /** Writes to the ticket system of record (Jira or local) and pulls what changed there. */
   'ticket-sync': define({ job: 'ticket.sync', payload: TicketSyncCommand, jobId: ticketSyncJobId }),
+  /** Workspace seats into the licenses, then one automatic order per threshold crossing (e-mailed through notify). */
+  license: define({ job: 'license.sync', payload: LicenseSyncCommand, jobId: (d) => `license-${idPart(d.customer_id ?? 'all')}-${Date.now()}` }),
 } as const;
 
 export type QueueName = keyof typeof QUEUES;
@@ -109,6 +117,7 @@ export const SCHEDULES: ({ id: string; pattern: string } & JobItem)[] = [
   { id: 'anomaly-detect-nightly', queue: 'anomaly-detect', name: 'anomaly.detect', pattern: '30 5 * * *', data: {} },
   { id: 'alert-evaluate-nightly', queue: 'alert-evaluate', name: 'alert.evaluate', pattern: '0 6 * * *', data: {} },
   { id: 'ticket-sync-pull', queue: 'ticket-sync', name: 'ticket.sync', pattern: '*/5 * * * *', data: { op: 'pull' } },
+  { id: 'license-sync-nightly', queue: 'license', name: 'license.sync', pattern: '30 4 * * *', data: {} },
 ];
 export const SCHEDULE_TIME_ZONE = 'America/Los_Angeles';
 

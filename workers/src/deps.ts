@@ -10,6 +10,7 @@ import type { ChartCache } from '@cc/shared/billing/chart-cache.ts';
 import type { Enqueue } from '@cc/shared/producer.ts';
 import type { QueueName } from '@cc/shared/queues.ts';
 import type { BillingSourceDeps } from './billing-ingest/sources/index.ts';
+import type { Workspace } from '@cc/shared/ports/workspace.ts';
 
 export interface WorkerDeps {
   pool: Pool;
@@ -28,6 +29,8 @@ export interface WorkerDeps {
   ticketSystem: TicketSystem;
   /** Where ticket attachment bytes are read from. */
   attachmentStore: AttachmentStore;
+  /** Google Workspace seats (the Reseller and License Manager APIs, or the local tenant). */
+  workspace: Workspace;
 }
 
 /** The dependencies of each queue's job. */
@@ -38,6 +41,7 @@ export const JOB_DEPS = {
   'anomaly-detect': ['pool', 'enqueue', 'publicUrl'],
   'alert-evaluate': ['pool', 'enqueue', 'publicUrl'],
   'ticket-sync': ['pool', 'ticketSystem', 'attachmentStore'],
+  license: ['pool', 'workspace', 'enqueue', 'publicUrl'],
 } as const satisfies Record<QueueName, readonly (keyof WorkerDeps)[]>;
 
 /** What the jobs of the queues Q need, all of it required. */

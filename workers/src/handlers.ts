@@ -7,6 +7,7 @@ import { billingIngestHandler } from './jobs/billing-ingest.ts';
 import { anomalyDetectHandler } from './jobs/anomaly-detect.ts';
 import { alertEvaluateHandler } from './jobs/alert-evaluate.ts';
 import { ticketSyncHandler } from './jobs/ticket-sync.ts';
+import { licenseHandler } from './jobs/license.ts';
 
 // The mapped type makes a queue without a factory, or a factory of the wrong queue, a compile error.
 const FACTORIES: { [Q in QueueName]: (deps: DepsOf<Q>) => Handler<Q> } = {
@@ -16,6 +17,7 @@ const FACTORIES: { [Q in QueueName]: (deps: DepsOf<Q>) => Handler<Q> } = {
   'anomaly-detect': anomalyDetectHandler,
   'alert-evaluate': alertEvaluateHandler,
   'ticket-sync': ticketSyncHandler,
+  license: licenseHandler,
 };
 
 /** The handlers of the queues a process serves; throws (the process does not boot) when a dependency is missing. */

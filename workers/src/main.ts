@@ -10,6 +10,7 @@ import { startWorkers } from './worker-host.ts';
 import { smtpMailer } from './mail/smtp-mailer.ts';
 import { startLocalSmtpServer } from './mail/local-smtp-server.ts';
 import { attachmentReaderFromConfig, ticketSystemFromConfig } from './adapters/jira/from-config.ts';
+import { workspaceFromConfig } from '@cc/shared/workspace/from-config.ts';
 import { billingSourcesFromConfig } from './billing-ingest/sources/from-config.ts';
 
 let config: Config;
@@ -45,6 +46,7 @@ const host = await startWorkers({
     billingSources: billingSourcesFromConfig(config),
     ticketSystem: ticketSystemFromConfig(config, pool),
     attachmentStore: attachmentReaderFromConfig(config),
+    workspace: workspaceFromConfig(config, pool),
   }),
   installSchedules: true,
   logger: log,

@@ -45,9 +45,10 @@ async function call<T>(what: string, fn: () => Promise<T>): Promise<T> {
 
 export function googleWorkspace(opts: GoogleWorkspaceOptions): Workspace {
   const auth = opts.auth ?? new googleAuth.JWT({ keyFile: opts.keyFile, scopes: WORKSPACE_SCOPES, subject: opts.subject });
-  const common = { version: 'v1' as const, auth, ...(opts.rootUrl ? { rootUrl: opts.rootUrl } : {}) };
-  const subs = reseller(common).subscriptions;
-  const assignments = licensing(common).licenseAssignments;
+  // A fresh options object per API: the client deletes `version` from the one it is given.
+  const options = () => ({ version: 'v1' as const, auth, ...(opts.rootUrl ? { rootUrl: opts.rootUrl } : {}) });
+  const subs = reseller(options()).subscriptions;
+  const assignments = licensing(options()).licenseAssignments;
 
   async function activeSubscriptions(domain: string): Promise<reseller_v1.Schema$Subscription[]> {
     const out: reseller_v1.Schema$Subscription[] = [];

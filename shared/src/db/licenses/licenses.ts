@@ -75,7 +75,7 @@ export async function updateLicenseSettings(
 /** Writes the provider's seat figures of one SKU (a sync); the history gets a row only when a figure moved. */
 export async function applySeats(db: Queryable, customerId: string, seats: { sku_id: string; sku_name: string; total: number; used: number }): Promise<boolean> {
   const { rowCount } = await db.query(
-    `UPDATE license SET sku_name = $3, volume_total = $4, volume_available = $4 - $5, synced_at = now()
+    `UPDATE license SET sku_name = $3, volume_total = $4::int, volume_available = $4::int - $5::int, synced_at = now()
       WHERE customer_id = $1 AND sku_id = $2`,
     [customerId, seats.sku_id, seats.sku_name, seats.total, seats.used],
   );

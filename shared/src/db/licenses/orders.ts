@@ -103,3 +103,27 @@ export async function placeDueAutoOrders(db: Queryable, customerId: string | nul
   );
   return rows;
 }
+
+/** Who hears of a new order: the customer's alert list and every provider admin (verified or not: they are staff). */
+export async function orderRecipients(db: Queryable, customerId: string): Promise<{ customer_name: string; recipients: string[] }> {
+  const { rows } = await db.query<{ customer_name: string; recipients: string[] }>(
+    `SELECT c.customer_name,
+            ARRAY(SELECT DISTINCT r FROM (
+              SELECT m.user_id AS r FROM customer_member m WHERE m.customer_id = c.customer_id AND m.list = 'alert'
+              UNION SELECT u.id FROM app_user u WHERE u.role = 'admin') x ORDER BY r) AS recipients
+       FROM customer c WHERE c.customer_id = $1`,
+    [customerId],
+  );
+  return rows[0] ?? { customer_name: customerId, recipients: [] };
+}
+
+/** Automatic orders still waiting for a decision (their notice is enqueued again on every run; notify sends a key once). */
+export async function listPendingAutoOrders(db: Queryable, customerId: string | null): Promise<OrderRow[]> {
+  const { rows } = await db.query<OrderRow>(
+    `SELECT ${ORDER_COLUMNS} FROM license_order
+      WHERE auto_episode IS NOT NULL AND status = 'Pending' AND ($1::text IS NULL OR customer_id = $1)
+      ORDER BY order_time, order_id`,
+    [customerId],
+  );
+  return rows;
+}
