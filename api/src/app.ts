@@ -34,6 +34,8 @@ import entityRoutes from './routes/entities/index.ts';
 import customersWrite from './routes/customers/write.ts';
 import userRoutes from './routes/users/index.ts';
 import invitationRoutes from './routes/invitations/index.ts';
+import licenseRoutes from './routes/licenses/index.ts';
+import playbookRoutes from './routes/playbook/index.ts';
 
 /**
  * Fastify's two info lines per request (and one per unknown route) bury start-up messages, warnings and errors
@@ -95,6 +97,8 @@ export async function buildApp(config: Config, opts: { logger?: boolean; logStre
   await app.register(customersWrite);
   await app.register(userRoutes);
   await app.register(invitationRoutes);
+  await app.register(licenseRoutes);
+  await app.register(playbookRoutes);
   if (config.OIDC === 'local') {
     await app.register(localOidcProvider, {
       prefix: '/oidc',
