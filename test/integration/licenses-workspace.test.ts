@@ -5,6 +5,9 @@ import { googleWorkspace } from '@cc/shared/workspace/google.ts';
 import { localWorkspace, usedOn } from '@cc/shared/workspace/local.ts';
 import { WorkspaceError } from '@cc/shared/ports/workspace.ts';
 import { addSubscription, startFakeWorkspace } from '../fakes/workspace-server.ts';
+import { findLicense, insertLicense } from '@cc/shared/db/licenses/licenses.ts';
+import { insertOrder, setOrderStatus } from '@cc/shared/db/licenses/orders.ts';
+import { approveOrder } from '../../api/src/licenses/decide.ts';
 import { testEnv } from '../helper.ts';
 
 async function realSetup(t: Test) {
@@ -85,4 +88,31 @@ t.test('local: a tenant per domain whose usage grows by the calendar, determinis
   t.match(await ws.ensureSeats('acme.example', '1010020028', 60), { total: 60 }, 'absolute: repeating adds nothing');
   t.equal(usedOn({ seats: 10, base_used: 9, start_day: '2026-01-01' }, '2026-02-01'), 10, 'never more than the seats');
   await t.rejects(ws.listSeats(''), { message: /no domain_name/ });
+});
+
+t.test('approval against the provider: the seats are added once, through failures, retries and races', async (t) => {
+  const { fake, ws } = await realSetup(t);
+  const { pool } = await testEnv(t);
+  addSubscription(fake, { customerDomain: 'acme.example', skuId: '1010020028', skuName: 'Business Standard', planName: 'ANNUAL_MONTHLY_PAY', seats: 50 });
+  fake.assign('acme.example', '1010020028', 49);
+  await insertLicense(pool, { customer_id: 'acme-corp', sku_id: '1010020028', sku_name: 'Business Standard', volume_total: 50, volume_available: 1, threshold: 2, auto_order: false, new_order: 1 });
+  const order = await insertOrder(pool, { customer_id: 'acme-corp', sku_id: '1010020028', sku_name: 'Business Standard', order_amount: 4, order_by: 'alice@acme.example', comment: '' });
+  const caller = { customerId: 'acme-corp', domain: 'acme.example', admin: 'admin@commandcenter.local' };
+
+  fake.failNextChangeSeats(400);
+  const failed = await approveOrder(pool, ws, caller, order.order_id);
+  t.match(failed, { outcome: 'provider-failed', order: { status: 'Failed', error: 'subscriptions.changeSeats: Backend Error' } });
+  const [a, b] = await Promise.all([approveOrder(pool, ws, caller, order.order_id), approveOrder(pool, ws, caller, order.order_id)]);
+  t.match([a, b], [{ outcome: 'done', order: { status: 'Fulfilled' } }, { outcome: 'done', order: { status: 'Fulfilled' } }]);
+  t.equal(fake.subscriptions[0].seats, 54, '50 + 4, not 58 or 62');
+  t.same(fake.seatChanges.map((c) => c.body.numberOfSeats), [54, 54], 'the failed call and its retry asked for the same absolute number');
+  t.match(await findLicense(pool, 'acme-corp', '1010020028'), { volume_total: 54, volume_available: 5 });
+
+  // A crash after Google's answer but before the record: the order is still Approved with its target.
+  const second = await insertOrder(pool, { customer_id: 'acme-corp', sku_id: '1010020028', sku_name: 'Business Standard', order_amount: 6, order_by: 'alice@acme.example', comment: '' });
+  await setOrderStatus(pool, second.order_id, { status: 'Approved', decided_by: caller.admin, seats_target: 60 });
+  fake.subscriptions[0].seats = 60;
+  t.match(await approveOrder(pool, ws, caller, second.order_id), { outcome: 'done', order: { status: 'Fulfilled' } });
+  t.equal(fake.seatChanges.length, 2, 'Google already held the target: no second change');
+  t.equal(fake.subscriptions[0].seats, 60);
 });
