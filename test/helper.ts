@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { loadConfig, type Config } from '@cc/shared/config.ts';
@@ -22,8 +22,12 @@ export interface TestEnv {
 export async function testEnv(t: Teardown, opts: { seed?: boolean; config?: Partial<Config> } = {}): Promise<TestEnv> {
   const db = await createTestDatabase();
   const prefix = `test-${randomUUID()}`;
+  // Each test signs and seals with keys of its own: no test can pass by leaning on a fixed, known secret, and
+  // nothing is generated into var/.
+  const JWT_SECRET = randomBytes(32).toString('base64url');
+  const SECRETS_KEY = randomBytes(32).toString('base64url');
   const config = loadConfig(
-    { NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: db.url, REDIS_URL, QUEUE_PREFIX: prefix, WEB_DIST: 'web/dist' },
+    { NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: db.url, REDIS_URL, QUEUE_PREFIX: prefix, WEB_DIST: 'web/dist', JWT_SECRET, SECRETS_KEY },
     opts.config,
   );
   const pool = createPool(config.DATABASE_URL, 4);

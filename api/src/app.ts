@@ -7,6 +7,8 @@ import configPlugin from './plugins/external/config.ts';
 import pgPlugin from './plugins/external/pg.ts';
 import queuesPlugin from './plugins/external/queues.ts';
 import errorHandler from './plugins/app/error-handler.ts';
+import inputPolicy, { frameworkErrors } from './plugins/app/input-policy.ts';
+import securityHeaders from './plugins/app/security-headers.ts';
 import authPlugin from './plugins/app/auth.ts';
 import routeRegistry from './plugins/app/route-registry.ts';
 import permissionGuard from './plugins/app/permission-guard.ts';
@@ -18,9 +20,10 @@ import swaggerPlugin from './plugins/app/swagger.ts';
 import bullBoardPlugin from './plugins/app/bull-board.ts';
 import staticWeb from './plugins/app/static-web.ts';
 import { localOidcProvider } from './oidc/local-provider.ts';
+import { withGeneratedSecrets } from './secrets.ts';
 import healthRoutes from './routes/health.ts';
 import authRoutes from './routes/auth/index.ts';
-import oidcRoutes from './routes/auth/oidc.ts';
+import oidcRoutes, { OIDC_CALLBACK_PATH } from './routes/auth/oidc.ts';
 import claimsRoutes from './routes/customers/claims.ts';
 import customersRead from './routes/customers/read.ts';
 import logRoutes from './routes/logs/index.ts';
@@ -34,6 +37,7 @@ import entityRoutes from './routes/entities/index.ts';
 import customersWrite from './routes/customers/write.ts';
 import userRoutes from './routes/users/index.ts';
 import invitationRoutes from './routes/invitations/index.ts';
+import monitoringRoutes from './routes/monitoring/index.ts';
 import licenseRoutes from './routes/licenses/index.ts';
 import playbookRoutes from './routes/playbook/index.ts';
 
@@ -55,7 +59,8 @@ class QuietRequestLog extends LogController {
 }
 
 /** Builds the api; `main.ts` listens, tests use `inject()`. */
-export async function buildApp(config: Config, opts: { logger?: boolean; logStream?: NodeJS.WritableStream } = {}): Promise<FastifyInstance> {
+export async function buildApp(given: Config, opts: { logger?: boolean; logStream?: NodeJS.WritableStream } = {}): Promise<FastifyInstance> {
+  const config = withGeneratedSecrets(given);
   const app = Fastify({
     logger: opts.logger === false ? false : { level: config.LOG_LEVEL, ...(opts.logStream ? { stream: opts.logStream } : {}) },
     logController: new QuietRequestLog(),
@@ -63,6 +68,7 @@ export async function buildApp(config: Config, opts: { logger?: boolean; logStre
     requestIdHeader: 'x-request-id',
     ajv: { customOptions: { removeAdditional: 'all', coerceTypes: 'array', useDefaults: true } },
     trustProxy: true,
+    frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // external: config, stores, queues
@@ -71,6 +77,8 @@ export async function buildApp(config: Config, opts: { logger?: boolean; logStre
   await app.register(queuesPlugin);
   // app: cross-cutting concerns, registered before any route so every route passes through them
   await app.register(errorHandler);
+  await app.register(inputPolicy);
+  await app.register(securityHeaders);
   await app.register(authPlugin);
   await app.register(routeRegistry);
   await app.register(permissionGuard);
@@ -97,6 +105,7 @@ export async function buildApp(config: Config, opts: { logger?: boolean; logStre
   await app.register(customersWrite);
   await app.register(userRoutes);
   await app.register(invitationRoutes);
+  await app.register(monitoringRoutes);
   await app.register(licenseRoutes);
   await app.register(playbookRoutes);
   if (config.OIDC === 'local') {
@@ -105,6 +114,7 @@ export async function buildApp(config: Config, opts: { logger?: boolean; logStre
       issuer: oidcIssuer(config),
       clientId: config.OIDC_CLIENT_ID,
       clientSecret: config.OIDC_CLIENT_SECRET,
+      redirectUris: [`${config.PUBLIC_URL}${OIDC_CALLBACK_PATH}`],
     });
   }
   await app.register(staticWeb);

@@ -1,9 +1,10 @@
 import { loadConfig, ConfigError } from '@cc/shared/config.ts';
 import { buildApp } from './app.ts';
+import { withGeneratedSecrets } from './secrets.ts';
 
 let config;
 try {
-  config = loadConfig();
+  config = withGeneratedSecrets(loadConfig());
 } catch (err) {
   if (err instanceof ConfigError) {
     console.error(`configuration error: ${err.message}`);

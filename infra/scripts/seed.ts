@@ -3,12 +3,11 @@
  * Usage: tsx infra/scripts/seed.ts   (DATABASE_URL from the environment or its default)
  */
 import { fileURLToPath } from 'node:url';
-import { hash } from '@node-rs/argon2';
 import { loadConfig } from '@cc/shared/config.ts';
 import { createPool, withTransaction, type Queryable } from '@cc/shared/db/pool.ts';
 import { refreshClaims, upsertUser } from '@cc/shared/db/users.ts';
 import type { Role } from '@cc/shared/permissions.ts';
-import { ARGON2_OPTIONS } from '../../api/src/routes/auth/index.ts';
+import { hashPassword } from '@cc/shared/admin/passwords.ts';
 
 export const DEMO_PASSWORD = 'commandcenter';
 
@@ -144,7 +143,7 @@ export async function seed(db: Queryable): Promise<void> {
       ],
     );
   }
-  const passwordHash = await hash(DEMO_PASSWORD, ARGON2_OPTIONS);
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
   const users = [...DEMO_USERS.map((u) => ({ ...u, verified: true })), ...EXTRA_USERS];
   for (const u of users) await upsertUser(db, { id: u.email, role: u.role, passwordHash, emailVerified: u.verified });
   for (const [customer, list, user] of MEMBERS) {

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
+import { MIN_KEY_LENGTH } from './secret-box.ts';
 
 export class ConfigError extends Error {}
 
@@ -42,6 +43,11 @@ const url =
     }
     return raw.replace(/\/$/, '');
   };
+/** A URL setting that may stay empty (the feature using it is off). */
+const optionalUrl =
+  (...protocols: string[]): Parser<string> =>
+  (raw, name) =>
+    raw === '' ? '' : url(...protocols)(raw, name);
 const list: Parser<string[]> = (raw) =>
   raw
     .split(',')
@@ -70,12 +76,13 @@ export const SETTINGS = {
   BILLING_BIGQUERY_PROJECT: setting(str, '', 'GCP project the worker runs BigQuery billing-export queries in (empty: BigQuery source off)'),
   BILLING_BIGQUERY_DATASET: setting(str, '', 'project.dataset holding the gcp_billing_export_v1_<ACCOUNT> tables (empty: BigQuery source off)'),
   BILLING_BIGQUERY_LOCATION: setting(str, '', 'BigQuery location of the billing export dataset (e.g. EU; empty: default)'),
-  JWT_SECRET: setting(str, 'dev-only-secret-change-me-dev-only-secret', 'HMAC key for access tokens (at least 32 characters)'),
+  JWT_SECRET: setting(str, '', 'HMAC key for access tokens (at least 32 characters); empty: generated at first start and kept in JWT_SECRET_FILE (required in production)'),
+  JWT_SECRET_FILE: setting(str, 'var/jwt-secret', 'file (mode 600) keeping the generated JWT_SECRET when none is set'),
   TOKEN_TTL_SECONDS: setting(int(60, 86400), '3600', 'access token lifetime; the web refreshes every 3,540,000 ms'),
-  OIDC: setting(oneOf('local', 'real'), 'local', 'social sign-in provider: local (in-process OpenID provider) or real'),
+  OIDC: setting(oneOf('local', 'real'), 'local', 'social sign-in provider: local (in-process OpenID provider for development, checks the stored passwords; refused in production) or real'),
   OIDC_ISSUER: setting(str, '', 'issuer URL of the real OpenID provider (default: the local one at PUBLIC_URL/oidc)'),
   OIDC_CLIENT_ID: setting(str, 'commandcenter', 'OpenID client id'),
-  OIDC_CLIENT_SECRET: setting(str, 'commandcenter-local-secret', 'OpenID client secret'),
+  OIDC_CLIENT_SECRET: setting(str, '', 'OpenID client secret (required when OIDC=real; with OIDC=local a random one per process)'),
   TICKETS: setting(oneOf('local', 'jira'), 'local', 'ticket system of record: local (tickets kept in PostgreSQL) or jira (Jira Cloud REST v3)'),
   JIRA_SITE: setting(str, '', 'Jira Cloud site, e.g. https://example.atlassian.net (TICKETS=jira)'),
   JIRA_EMAIL: setting(str, '', 'e-mail of the Jira account the portal acts as (Basic auth with JIRA_API_TOKEN)'),
@@ -99,6 +106,15 @@ export const SETTINGS = {
   WEB_DIST: setting(str, 'web/dist', 'built web app served by the api'),
   INVITATION_TTL_HOURS: setting(int(1, 8760), '168', 'how long an invitation link (set password, verify e-mail) stays valid'),
   CLOUD_PROJECTS: setting(oneOf('local', 'real'), 'local', 'granted GCP projects of a customer: local (from its billing data) or real (Cloud Resource Manager as its service account)'),
+  MONITORING: setting(oneOf('local', 'grafana'), 'local', 'System Health dashboards: local (built-in page) or grafana (provisioned through GRAFANA_URL)'),
+  GRAFANA_URL: setting(optionalUrl('http:', 'https:'), '', 'Grafana root URL the worker provisions through (MONITORING=grafana)'),
+  GRAFANA_PUBLIC_URL: setting(optionalUrl('http:', 'https:'), '', 'Grafana address users’ browsers reach (dashboard links); empty = GRAFANA_URL'),
+  GRAFANA_ADMIN_USER: setting(str, 'admin', 'Grafana server admin the worker acts as (Basic auth)'),
+  GRAFANA_ADMIN_PASSWORD: setting(str, '', 'that admin’s password (MONITORING=grafana)'),
+  GRAFANA_GCM_KEY_DIR: setting(str, '', 'directory of {customer_id}.json service-account keys for the Cloud Monitoring data source; empty = impersonation'),
+  SECRETS_KEY: setting(str, '', 'key sealing stored secrets (monitoring passwords, AES-256-GCM; at least 32 characters); empty: generated at first start and kept in SECRETS_KEY_FILE (required in production)'),
+  SECRETS_KEY_FILE: setting(str, 'var/secrets-key', 'file (mode 600) keeping the generated SECRETS_KEY when none is set; api and worker read the same one'),
+  SECRETS_KEY_PREVIOUS: setting(list, '', 'comma-separated earlier SECRETS_KEY values, still opened (key rotation)'),
   // Workspace licenses and Playbook (issue 16)
   WORKSPACE: setting(oneOf('local', 'real'), 'local', 'Google Workspace seats: local (a tenant per domain kept in PostgreSQL) or real (Reseller and License Manager APIs)'),
   GOOGLE_WORKSPACE_KEY_FILE: setting(str, '', 'service account JSON key with domain-wide delegation (WORKSPACE=real, PLAYBOOK=real)'),
@@ -141,11 +157,7 @@ export function loadConfig(env: Record<string, string | undefined> = readEnviron
     out[name] = s.parse(raw === undefined || raw === '' ? s.default : raw, name);
   }
   const config = { ...(out as Config), ...overrides };
-  if (config.JWT_SECRET.length < 32) throw new ConfigError('JWT_SECRET must be at least 32 characters');
-  if (config.NODE_ENV === 'production' && config.JWT_SECRET === SETTINGS.JWT_SECRET.default) {
-    throw new ConfigError('JWT_SECRET must be set in production');
-  }
-  if (config.OIDC === 'real' && !config.OIDC_ISSUER) throw new ConfigError('OIDC_ISSUER is required when OIDC=real');
+  checkIdentity(config);
   if (config.TICKETS === 'jira') {
     for (const name of ['JIRA_SITE', 'JIRA_EMAIL', 'JIRA_API_TOKEN'] as const) {
       if (!config[name]) throw new ConfigError(`${name} is required when TICKETS=jira`);
@@ -154,11 +166,52 @@ export function loadConfig(env: Record<string, string | undefined> = readEnviron
   if (config.ATTACHMENT_STORE === 'gcs' && (!config.ATTACHMENT_BUCKET || !config.ATTACHMENT_GCS_KEY_FILE)) {
     throw new ConfigError('ATTACHMENT_BUCKET and ATTACHMENT_GCS_KEY_FILE are required when ATTACHMENT_STORE=gcs');
   }
+  checkMonitoring(config);
   if (config.WORKSPACE === 'real' && (!config.GOOGLE_WORKSPACE_KEY_FILE || !config.WORKSPACE_ADMIN)) {
     throw new ConfigError('GOOGLE_WORKSPACE_KEY_FILE and WORKSPACE_ADMIN are required when WORKSPACE=real');
   }
   if (config.PLAYBOOK === 'real' && !config.GOOGLE_WORKSPACE_KEY_FILE) throw new ConfigError('GOOGLE_WORKSPACE_KEY_FILE is required when PLAYBOOK=real');
   return config;
+}
+
+/**
+ * Keys that were once published (README, .env.example): a token signed with one of them is forgeable by
+ * anyone who read the docs, so they are refused wherever they turn up, development included.
+ */
+const PUBLISHED_SECRETS = ['dev-only-secret-change-me-dev-only-secret', 'commandcenter-local-secret'];
+
+/** The JWT and OpenID settings: no configuration may hand out a session without a credential. */
+function checkIdentity(config: Config): void {
+  if (config.JWT_SECRET) {
+    if (config.JWT_SECRET.length < 32) throw new ConfigError('JWT_SECRET must be at least 32 characters');
+    if (PUBLISHED_SECRETS.includes(config.JWT_SECRET)) throw new ConfigError('JWT_SECRET is a published example value; set a secret of your own or leave it empty to have one generated');
+  } else if (config.NODE_ENV === 'production') {
+    // Every api instance must sign with the same key; a generated one would differ per instance.
+    throw new ConfigError('JWT_SECRET must be set in production');
+  }
+  if (config.OIDC === 'local' && config.NODE_ENV === 'production') {
+    throw new ConfigError('OIDC=local is the development identity provider and cannot run in production; set OIDC=real with OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET');
+  }
+  if (config.OIDC === 'real') {
+    if (!config.OIDC_ISSUER) throw new ConfigError('OIDC_ISSUER is required when OIDC=real');
+    if (!config.OIDC_CLIENT_SECRET) throw new ConfigError('OIDC_CLIENT_SECRET is required when OIDC=real');
+  }
+  if (PUBLISHED_SECRETS.includes(config.OIDC_CLIENT_SECRET)) throw new ConfigError('OIDC_CLIENT_SECRET is a published example value; set the one your provider issued');
+}
+
+/** System Health: the sealing key of stored passwords (never a constant in the code) and the Grafana connection. */
+function checkMonitoring(config: Config): void {
+  if (config.SECRETS_KEY && config.SECRETS_KEY.length < MIN_KEY_LENGTH) throw new ConfigError(`SECRETS_KEY must be at least ${MIN_KEY_LENGTH} characters`);
+  // Every api and worker instance must open what the others sealed; a key generated per machine would differ.
+  if (!config.SECRETS_KEY && config.NODE_ENV === 'production') throw new ConfigError('SECRETS_KEY must be set in production');
+  if (config.SECRETS_KEY_PREVIOUS.some((k) => k.length < MIN_KEY_LENGTH)) {
+    throw new ConfigError(`SECRETS_KEY_PREVIOUS: every key must be at least ${MIN_KEY_LENGTH} characters`);
+  }
+  if (config.MONITORING === 'grafana') {
+    for (const name of ['GRAFANA_URL', 'GRAFANA_ADMIN_PASSWORD'] as const) {
+      if (!config[name]) throw new ConfigError(`${name} is required when MONITORING=grafana`);
+    }
+  }
 }
 
 /** Issuer of the social sign-in: the configured one, or the local provider served by the api itself. */

@@ -11,7 +11,8 @@ export const SNACKBAR_MS = 3_000;
 
 export const CURRENCIES = ['EUR', 'GBP', 'USD', 'DKK'] as const;
 export const DEFAULT_CURRENCY = 'EUR';
-export const BILLING_TIME_ZONE = 'US/Pacific';
+/** The spec's US/Pacific billing zone under its canonical IANA name (US/Pacific is a backward-compatibility link to it). */
+export const BILLING_TIME_ZONE = 'America/Los_Angeles';
 
 export const MESSAGES = {
   invalidLogin: 'Invalid username or password',

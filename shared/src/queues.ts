@@ -10,6 +10,7 @@ import { Value } from '@sinclair/typebox/value';
 import type { Job, JobsOptions } from 'bullmq';
 import { TicketSyncCommand, ticketSyncJobId } from './commands/ticket-sync.ts';
 import { BillingIngestCommand } from './commands/billing-ingest.ts';
+import { MonitoringCommand, monitoringJobId } from './commands/monitoring.ts';
 
 export const NotifyCommand = Type.Object({
   to: Type.Array(Type.String({ pattern: EMAIL_PATTERN }), { minItems: 1 }),
@@ -90,6 +91,8 @@ export const QUEUES = {
   }),
   /** Writes to the ticket system of record (Jira or local) and pulls what changed there. */
   'ticket-sync': define({ job: 'ticket.sync', payload: TicketSyncCommand, jobId: ticketSyncJobId }),
+  /** Initialises or rebuilds one customer's System Health dashboard (Grafana or the built-in one). */
+  monitoring: define({ job: 'monitoring.provision', payload: MonitoringCommand, jobId: monitoringJobId }),
   /** Workspace seats into the licenses, then one automatic order per threshold crossing (e-mailed through notify). */
   license: define({ job: 'license.sync', payload: LicenseSyncCommand, jobId: (d) => `license-${idPart(d.customer_id ?? 'all')}-${Date.now()}` }),
 } as const;

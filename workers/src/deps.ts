@@ -10,6 +10,9 @@ import type { ChartCache } from '@cc/shared/billing/chart-cache.ts';
 import type { Enqueue } from '@cc/shared/producer.ts';
 import type { QueueName } from '@cc/shared/queues.ts';
 import type { BillingSourceDeps } from './billing-ingest/sources/index.ts';
+import type { MonitoringService } from '@cc/shared/ports/monitoring.ts';
+import type { CloudProjects } from '@cc/shared/ports/cloud-projects.ts';
+import type { SecretBox } from '@cc/shared/secret-box.ts';
 import type { Workspace } from '@cc/shared/ports/workspace.ts';
 
 export interface WorkerDeps {
@@ -29,6 +32,12 @@ export interface WorkerDeps {
   ticketSystem: TicketSystem;
   /** Where ticket attachment bytes are read from. */
   attachmentStore: AttachmentStore;
+  /** System Health dashboards (MONITORING=local|grafana). */
+  monitoringService: MonitoringService;
+  /** Seals stored secrets (the monitoring password) with SECRETS_KEY. */
+  secretBox: SecretBox;
+  /** A customer's granted GCP projects (CLOUD_PROJECTS=local|real). */
+  cloudProjects: CloudProjects;
   /** Google Workspace seats (the Reseller and License Manager APIs, or the local tenant). */
   workspace: Workspace;
 }
@@ -41,6 +50,7 @@ export const JOB_DEPS = {
   'anomaly-detect': ['pool', 'enqueue', 'publicUrl'],
   'alert-evaluate': ['pool', 'enqueue', 'publicUrl'],
   'ticket-sync': ['pool', 'ticketSystem', 'attachmentStore'],
+  monitoring: ['pool', 'monitoringService', 'secretBox', 'cloudProjects'],
   license: ['pool', 'workspace', 'enqueue', 'publicUrl'],
 } as const satisfies Record<QueueName, readonly (keyof WorkerDeps)[]>;
 

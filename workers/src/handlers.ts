@@ -7,6 +7,7 @@ import { billingIngestHandler } from './jobs/billing-ingest.ts';
 import { anomalyDetectHandler } from './jobs/anomaly-detect.ts';
 import { alertEvaluateHandler } from './jobs/alert-evaluate.ts';
 import { ticketSyncHandler } from './jobs/ticket-sync.ts';
+import { monitoringHandler } from './jobs/monitoring.ts';
 import { licenseHandler } from './jobs/license.ts';
 
 // The mapped type makes a queue without a factory, or a factory of the wrong queue, a compile error.
@@ -17,6 +18,7 @@ const FACTORIES: { [Q in QueueName]: (deps: DepsOf<Q>) => Handler<Q> } = {
   'anomaly-detect': anomalyDetectHandler,
   'alert-evaluate': alertEvaluateHandler,
   'ticket-sync': ticketSyncHandler,
+  monitoring: monitoringHandler,
   license: licenseHandler,
 };
 

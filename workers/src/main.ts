@@ -12,6 +12,9 @@ import { startLocalSmtpServer } from './mail/local-smtp-server.ts';
 import { attachmentReaderFromConfig, ticketSystemFromConfig } from './adapters/jira/from-config.ts';
 import { workspaceFromConfig } from '@cc/shared/workspace/from-config.ts';
 import { billingSourcesFromConfig } from './billing-ingest/sources/from-config.ts';
+import { secretBoxFromConfig } from '@cc/shared/secrets-key.ts';
+import { monitoringServiceFromConfig } from './adapters/monitoring/from-config.ts';
+import { cloudProjectsFromConfig } from './adapters/cloud-projects.ts';
 
 let config: Config;
 try {
@@ -46,6 +49,9 @@ const host = await startWorkers({
     billingSources: billingSourcesFromConfig(config),
     ticketSystem: ticketSystemFromConfig(config, pool),
     attachmentStore: attachmentReaderFromConfig(config),
+    monitoringService: monitoringServiceFromConfig(config),
+    secretBox: secretBoxFromConfig(config),
+    cloudProjects: cloudProjectsFromConfig(config, pool),
     workspace: workspaceFromConfig(config, pool),
   }),
   installSchedules: true,

@@ -3,17 +3,23 @@ import { Type } from '@sinclair/typebox';
 import formbody from '@fastify/formbody';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
+import { MESSAGES } from '@cc/shared/constants.ts';
+import { checkPassword } from '@cc/shared/admin/passwords.ts';
 
 /**
- * A small OpenID Connect provider served in-process (OIDC=local): discovery, authorize (a page where
- * the developer types the e-mail to sign in as, and whether the provider calls it verified), token
- * (authorization code + PKCE S256), JWKS and userinfo. The api talks to it with openid-client exactly
- * as it talks to a real provider. Codes live in memory: one process, one developer, one minute.
+ * A small OpenID Connect provider served in-process (OIDC=local, development only: loadConfig refuses it
+ * in production): discovery, authorize, token (authorization code + PKCE S256), JWKS and userinfo. The api
+ * talks to it with openid-client exactly as it talks to a real provider. Like a real provider it
+ * authenticates its users: the authorize page asks for the e-mail and password, checked against the stored
+ * password hash, and `email_verified` is the account's own flag, never something the form can claim.
+ * Codes live in memory: one process, one developer, one minute.
  */
 export interface LocalProviderOptions {
   issuer: string;
   clientId: string;
   clientSecret: string;
+  /** The client's registered redirect URIs; any other is refused (400, no redirect), or codes could be sent to any site. */
+  redirectUris: string[];
 }
 
 interface PendingCode {
@@ -25,6 +31,7 @@ interface PendingCode {
   expires: number;
 }
 
+const UNREGISTERED = 'redirect_uri is not registered for this client';
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const policy = { permission: 'public', tenant: 'none' } as const;
 const hidden = { hide: true };
@@ -32,8 +39,9 @@ const opt = Type.Optional(Type.String());
 const AuthorizeQuery = Type.Object({
   client_id: opt, response_type: opt, redirect_uri: opt, state: opt, nonce: opt, code_challenge: opt, code_challenge_method: opt, scope: opt,
 });
+const KEPT = ['client_id', 'redirect_uri', 'state', 'nonce', 'code_challenge', 'code_challenge_method'] as const;
 const AuthorizeForm = Type.Object({
-  email: opt, email_verified: opt, redirect_uri: opt, state: opt, nonce: opt, code_challenge: opt, code_challenge_method: opt,
+  email: opt, password: opt, client_id: opt, redirect_uri: opt, state: opt, nonce: opt, code_challenge: opt, code_challenge_method: opt,
 });
 const TokenForm = Type.Object({ grant_type: opt, code: opt, redirect_uri: opt, code_verifier: opt, client_id: opt, client_secret: opt });
 const OAuthError = Type.Object({ error: Type.String(), error_description: Type.Optional(Type.String()) });
@@ -48,6 +56,8 @@ export const localOidcProvider: FastifyPluginAsyncTypebox<LocalProviderOptions> 
   const { privateKey, publicKey } = await generateKeyPair('RS256');
   const jwk: JWK = { ...(await exportJWK(publicKey)), kid: 'local-1', alg: 'RS256', use: 'sig' };
   const codes = new Map<string, PendingCode>();
+  // Exact string comparison, as OAuth 2.1 requires: no prefix, no wildcard, no normalisation.
+  const registered = (uri: string | undefined): uri is string => uri !== undefined && opts.redirectUris.includes(uri);
   const accessTokens = new Map<string, { email: string; emailVerified: boolean; expires: number }>();
 
   app.get('/.well-known/openid-configuration', { config: policy, schema: hidden }, async () => ({
@@ -67,29 +77,39 @@ export const localOidcProvider: FastifyPluginAsyncTypebox<LocalProviderOptions> 
 
   app.get('/jwks', { config: policy, schema: hidden }, async () => ({ keys: [jwk] }));
 
+  const page = (fields: Partial<Record<(typeof KEPT)[number], string>>, failure?: { email: string; message: string }) => {
+    const keep = KEPT.map((k) => `<input type="hidden" name="${k}" value="${escapeHtml(fields[k] ?? '')}">`).join('');
+    const error = failure ? `<p role="alert" style="color:#b00020">${escapeHtml(failure.message)}</p>` : '';
+    return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Local identity provider</title>
+<style>body{font-family:system-ui;max-width:26rem;margin:4rem auto}label{display:block;margin:.75rem 0}input[type=email],input[type=password]{width:100%;padding:.4rem}</style></head>
+<body><h1>Local identity provider</h1><p>Development stand-in for the social sign-in: sign in with your CommandCenter account.</p>${error}
+<form method="post" action="${escapeHtml(opts.issuer)}/authorize">${keep}
+<label>E-mail <input type="email" name="email" required autofocus value="${escapeHtml(failure?.email ?? '')}" autocomplete="username"></label>
+<label>Password <input type="password" name="password" required autocomplete="current-password"></label>
+<button type="submit">Continue</button></form></body></html>`;
+  };
+  // A sign-in form must not be framed by another site (clickjacking), nor cached.
+  const htmlHeaders = { 'content-type': 'text/html; charset=utf-8', 'x-frame-options': 'DENY', 'content-security-policy': "frame-ancestors 'none'", 'cache-control': 'no-store' };
+
   app.get('/authorize', { config: policy, schema: { ...hidden, querystring: AuthorizeQuery, response: { 200: Type.String(), 400: Detail } } }, async (req, reply) => {
     const q = req.query;
     if (q.client_id !== opts.clientId) return reply.code(400).send({ detail: 'unknown client_id' });
+    if (!registered(q.redirect_uri)) return reply.code(400).send({ detail: UNREGISTERED });
     if (q.response_type !== 'code') return reply.code(400).send({ detail: 'response_type must be code' });
-    const keep = (['redirect_uri', 'state', 'nonce', 'code_challenge', 'code_challenge_method'] as const)
-      .map((k) => `<input type="hidden" name="${k}" value="${escapeHtml(q[k] ?? '')}">`)
-      .join('');
-    reply.type('text/html').send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Local identity provider</title>
-<style>body{font-family:system-ui;max-width:26rem;margin:4rem auto}label{display:block;margin:.75rem 0}input[type=email]{width:100%;padding:.4rem}</style></head>
-<body><h1>Local identity provider</h1><p>Development stand-in for the social sign-in. Sign in as:</p>
-<form method="post" action="${opts.issuer}/authorize">${keep}
-<label>E-mail <input type="email" name="email" required autofocus></label>
-<label><input type="checkbox" name="email_verified" value="true" checked> The provider has verified this e-mail</label>
-<button type="submit">Continue</button></form></body></html>`);
+    return reply.headers(htmlHeaders).send(page(q));
   });
 
-  app.post('/authorize', { config: policy, schema: { ...hidden, body: AuthorizeForm, response: { 400: Detail } } }, async (req, reply) => {
+  app.post('/authorize', { config: policy, schema: { ...hidden, body: AuthorizeForm, response: { 400: Detail, 401: Type.String() } } }, async (req, reply) => {
     const b = req.body ?? {};
-    if (!b.email || !b.redirect_uri) return reply.code(400).send({ detail: 'email and redirect_uri are required' });
+    if (b.client_id !== opts.clientId) return reply.code(400).send({ detail: 'unknown client_id' });
+    if (!registered(b.redirect_uri)) return reply.code(400).send({ detail: UNREGISTERED });
+    const email = (b.email ?? '').trim().toLowerCase();
+    const user = email && b.password ? await checkPassword(app.pg, email, b.password) : null;
+    if (!user) return reply.code(401).headers(htmlHeaders).send(page(b, { email, message: MESSAGES.invalidLogin }));
     const code = randomBytes(24).toString('base64url');
     codes.set(code, {
-      email: b.email.trim().toLowerCase(),
-      emailVerified: b.email_verified === 'true',
+      email: user.id,
+      emailVerified: user.email_verified,
       nonce: b.nonce || undefined,
       codeChallenge: b.code_challenge || undefined,
       redirectUri: b.redirect_uri,
@@ -110,7 +130,7 @@ export const localOidcProvider: FastifyPluginAsyncTypebox<LocalProviderOptions> 
     }
     const pending = codes.get(b.code ?? '');
     codes.delete(b.code ?? '');
-    if (b.grant_type !== 'authorization_code' || !pending || pending.expires < Date.now() || pending.redirectUri !== b.redirect_uri) {
+    if (b.grant_type !== 'authorization_code' || !pending || pending.expires < Date.now() || !registered(b.redirect_uri) || pending.redirectUri !== b.redirect_uri) {
       return reply.code(400).send({ error: 'invalid_grant' });
     }
     if (pending.codeChallenge) {

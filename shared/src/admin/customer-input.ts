@@ -78,15 +78,27 @@ export const CUSTOMER_DEFAULTS: Omit<CustomerRecord, 'customer_id' | 'customer_n
   project_provisioning: [],
 };
 
+/** Customer Id as written from a name or a typed id: lower-cased, spaces removed (spec 000 §5). */
+export function normaliseCustomerId(raw: string): string {
+  return raw.toLowerCase().replace(/\s+/g, '');
+}
+
 /**
- * Customer Id: lower-cased with spaces removed, from letters, hyphen and space only, at least 6 characters
- * ('Must have at least 6 characters'). Derived from the name when the form sends none.
+ * What is wrong with a Customer Id (or the name it is derived from), or null: letters, hyphen and space only
+ * (CUSTOMER_ID_CHARACTERS), at least 6 characters once spaces are removed (CUSTOMER_ID_TOO_SHORT). The web form
+ * shows the same message the api would answer.
  */
+export function customerIdProblem(raw: string): string | null {
+  if (!/^[A-Za-z\s-]*$/.test(raw)) return CUSTOMER_ID_CHARACTERS;
+  if (normaliseCustomerId(raw).length < 6) return CUSTOMER_ID_TOO_SHORT;
+  return null;
+}
+
+/** The Customer Id, or a 400 naming the rule it breaks. Derived from the name when the form sends none. */
 export function customerIdFrom(raw: string): string {
-  if (!/^[A-Za-z\s-]*$/.test(raw)) throw new InputError(CUSTOMER_ID_CHARACTERS);
-  const id = raw.toLowerCase().replace(/\s+/g, '');
-  if (id.length < 6) throw new InputError(CUSTOMER_ID_TOO_SHORT);
-  return id;
+  const problem = customerIdProblem(raw);
+  if (problem) throw new InputError(problem);
+  return normaliseCustomerId(raw);
 }
 
 /** 'Billing account Id': spaces removed, comma-separated; order kept (the first is the default account). */

@@ -4,24 +4,18 @@
  * before reading (the customer may have changed since, and the CLI has no api in front of it): one set of rules.
  */
 import { access } from 'node:fs/promises';
-import { Type, type Static } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
+import { IngestRequest } from '../schemas/billing.ts';
 import type { Queryable } from '../db/pool.ts';
 import { findCustomerBilling } from '../db/billing-ingest.ts';
 import { addDays, addMonths, billingToday, isIsoDate } from '../time.ts';
 
-const ISO_DATE = '^\\d{4}-\\d{2}-\\d{2}$';
-
-/** Loads one billing account's spend from a source, replacing the (account, day) slices it covers. */
-export const BillingIngestCommand = Type.Object({
-  customer_id: Type.String({ minLength: 1 }),
-  billing_account_id: Type.String({ minLength: 1 }),
-  source: Type.Union([Type.Literal('focus-file'), Type.Literal('gcp-generated'), Type.Literal('bigquery')]),
-  /** focus-file: path of the file as the worker sees it. */
-  file: Type.Optional(Type.String({ minLength: 1 })),
-  /** gcp-generated, bigquery: first and last US/Pacific day (default: 13 months back to yesterday). */
-  from: Type.Optional(Type.String({ pattern: ISO_DATE })),
-  to: Type.Optional(Type.String({ pattern: ISO_DATE })),
-});
+/**
+ * Loads one billing account's spend from a source, replacing the (account, day) slices it covers. The queue
+ * carries the admin route's request itself (one shape): only `file` changes meaning, from a path inside the drop
+ * directory to the absolute path the worker reads.
+ */
+export const BillingIngestCommand = IngestRequest;
 export type BillingIngestCommand = Static<typeof BillingIngestCommand>;
 
 /** `months` calendar months ending yesterday: from the 1st of the month `months - 1` before yesterday's month. */

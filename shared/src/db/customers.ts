@@ -1,43 +1,8 @@
 import type { Queryable } from './pool.ts';
+import type { CustomerDocument } from '../schemas/customer.ts';
 import { BILLING_COLUMNS, withPercentage, type CustomerBilling } from './billing-query.ts';
 
-/** The customer document as the spec names its fields (000 §3, 001 §3). */
-export interface CustomerDocument {
-  id: string;
-  customer_id: string;
-  customer_name: string;
-  entity: string | null;
-  /** Comma-separated; the first is the default billing account. */
-  billing_account_id: string;
-  billing_currency: string;
-  billing_dashboard_type: string;
-  billing_dashboard_set_discount: number | null;
-  billing_dashboard_tier_discount: { threshold_spend: number; percentage: number }[];
-  support_request: boolean;
-  billing_viewer: boolean;
-  gcp_service_account: boolean;
-  service_account_email: string;
-  inventory: boolean;
-  system_health_dashboard: boolean;
-  grafana_external_link: string;
-  documentation: boolean;
-  drive_id: string;
-  drive_link: string;
-  workspace_license: boolean;
-  domain_name: string;
-  anomaly_detection: boolean;
-  minimum_anomaly_threshold: number;
-  minimum_value_toggled_anomaly: number;
-  business_units: string[];
-  products: string[];
-  env: string[];
-  owner_values: string[];
-  project_provisioning: unknown[];
-  users: string[];
-  notify: string[];
-  alert: string[];
-  filters: { user: string; label_key: string; label_value: string }[];
-}
+export type { CustomerDocument };
 
 const SELECT_CUSTOMER = `
   SELECT c.customer_id AS id, c.customer_id, c.customer_name, c.entity,
@@ -45,6 +10,7 @@ const SELECT_CUSTOMER = `
          c.billing_currency, c.billing_dashboard_type, c.billing_dashboard_set_discount::float8 AS billing_dashboard_set_discount,
          c.billing_dashboard_tier_discount, c.support_request, c.billing_viewer, c.gcp_service_account, c.service_account_email,
          c.inventory, c.system_health_dashboard, c.grafana_external_link, c.documentation, c.drive_id,
+         COALESCE((SELECT ma.dashboard_url FROM monitoring_account ma WHERE ma.customer_id = c.customer_id), '') AS grafana_link,
          CASE WHEN c.drive_id = '' THEN '' ELSE 'https://drive.google.com/drive/folders/' || c.drive_id END AS drive_link,
          c.workspace_license, c.domain_name, c.anomaly_detection,
          c.minimum_anomaly_threshold::float8 AS minimum_anomaly_threshold,
@@ -84,6 +50,8 @@ export interface TenantCustomer extends CustomerBilling {
   support_request: boolean;
   billing_viewer: boolean;
   anomaly_detection: boolean;
+  system_health_dashboard: boolean;
+  service_account_email: string;
   workspace_license: boolean;
   domain_name: string;
   documentation: boolean;
@@ -97,6 +65,7 @@ export interface TenantCustomer extends CustomerBilling {
 export async function findTenantCustomer(db: Queryable, customerId: string, caller: { admin: boolean; userId: string }): Promise<TenantCustomer | null> {
   const { rows } = await db.query<TenantCustomer>(
     `SELECT customer_id, customer_name, support_request, billing_viewer, anomaly_detection,
+            system_health_dashboard, service_account_email, ${BILLING_COLUMNS}
             workspace_license, domain_name, documentation, drive_id, ${BILLING_COLUMNS}
        FROM customer c
       WHERE c.customer_id = $1

@@ -49,6 +49,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CURRENCIES, EMAIL_PATTERN } from '@cc/shared/constants.ts';
 import { ROLES } from '@cc/shared/permissions.ts';
+import { Page, PageSize } from './common.ts';
 
 const Email = Type.String({ pattern: EMAIL_PATTERN });
 
@@ -71,6 +72,7 @@ export const EntityInput = Type.Object({
   name: Type.String(),
   email_domain_allowed: Type.Optional(Type.String()),
 });
+export type EntityInput = Static<typeof EntityInput>;
 
 export const EntityAdminsBody = Type.Object({ admins: Type.Array(Type.String(), { minItems: 1 }) });
 
@@ -94,6 +96,7 @@ export const ProjectTemplate = Type.Object({
     quota: Type.Object({ bigquery_analysis: Type.Number({ minimum: 0 }), compute_engine_cpus: Type.Number({ minimum: 0 }) }),
   }),
 });
+export type ProjectTemplate = Static<typeof ProjectTemplate>;
 
 /**
  * The editable customer fields. On create, omitted fields take their defaults (EUR, Standard, flags off,
@@ -165,6 +168,7 @@ export const CustomerParams = Type.Object({ id: Type.String() });
  * entity list itself is admin-only). Both null for a customer without an entity ('No Entity').
  */
 export const CustomerEntity = Type.Object({ id: Type.Union([Type.String(), Type.Null()]), name: Type.Union([Type.String(), Type.Null()]) });
+export type CustomerEntity = Static<typeof CustomerEntity>;
 
 export const MEMBER_LISTS = ['users', 'notify', 'alert'] as const;
 export type MemberList = (typeof MEMBER_LISTS)[number];
@@ -182,6 +186,7 @@ export const ServiceAccessAnswer = Type.Object({
   service_account_email: Type.String(),
   projects: Type.Array(GcpProject),
 });
+export type ServiceAccessAnswer = Static<typeof ServiceAccessAnswer>;
 
 /** project_ids: a list, or one comma-separated string as typed in the form. customer_id must equal :id. */
 export const ScriptRequest = Type.Object({
@@ -189,7 +194,9 @@ export const ScriptRequest = Type.Object({
   action: Type.Union([Type.Literal('grant'), Type.Literal('revoke')]),
   project_ids: Type.Union([Type.Array(Type.String()), Type.String()]),
 });
+export type ScriptRequest = Static<typeof ScriptRequest>;
 export const ScriptAnswer = Type.Object({ script: Type.String() });
+export type ScriptAnswer = Static<typeof ScriptAnswer>;
 
 // ── Users ──────────────────────────────────────────────────────────────────────────────────
 
@@ -221,11 +228,12 @@ export type AdminUser = Static<typeof AdminUser>;
 
 export const UserListQuery = Type.Object({
   /** 0-based page. */
-  page: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
-  page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
+  page: Type.Optional(Page()),
+  page_size: Type.Optional(PageSize(500, 100)),
   /** Case-insensitive filter on e-mail, role, customer and entity names. */
   q: Type.Optional(Type.String()),
 });
+export type UserListQuery = Static<typeof UserListQuery>;
 
 export const UserPage = Type.Object({
   users: Type.Array(AdminUser),
@@ -233,6 +241,7 @@ export const UserPage = Type.Object({
   page: Type.Integer(),
   page_size: Type.Integer(),
 });
+export type UserPage = Static<typeof UserPage>;
 
 export const UserParams = Type.Object({ id: Type.String() });
 
@@ -245,7 +254,9 @@ export const InviteBody = Type.Object({
   emails: Type.Optional(Type.String()),
   customers: Type.Optional(Type.Array(Type.String())),
 });
+export type InviteBody = Static<typeof InviteBody>;
 export const InviteAnswer = Type.Object({ invited: Type.Array(AdminUser) });
+export type InviteAnswer = Static<typeof InviteAnswer>;
 
 /**
  * Replaces role, e-mail and customer access. Customers no longer granted: the user leaves their users,
@@ -258,12 +269,15 @@ export const UserUpdate = Type.Object({
   email: Type.Optional(Type.String()),
   customers: Type.Optional(Type.Array(Type.String())),
 });
+export type UserUpdate = Static<typeof UserUpdate>;
 
 export const DeleteUsersBody = Type.Object({ users: Type.Array(Type.String(), { minItems: 1 }) });
 /** deleted: how many users were removed (for '{n} user(s) deleted with success'). */
 export const DeleteUsersAnswer = Type.Object({ deleted: Type.Integer() });
+export type DeleteUsersAnswer = Static<typeof DeleteUsersAnswer>;
 
 export const InvitationSent = Type.Object({ email: Type.String() });
+export type InvitationSent = Static<typeof InvitationSent>;
 
 /** Data of each `event: users` server-sent event: which users changed (ids), so lists refetch. */
 export const UsersChangedEvent = Type.Object({
@@ -276,6 +290,7 @@ export type UsersChangedEvent = Static<typeof UsersChangedEvent>;
 
 export const InvitationParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) });
 export const InvitationInfo = Type.Object({ email: Type.String() });
+export type InvitationInfo = Static<typeof InvitationInfo>;
 /** password: at least 6 characters ('Must have at least 6 characters'). */
 export const InvitationAccept = Type.Object({ password: Type.String() });
 

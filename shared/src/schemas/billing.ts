@@ -36,6 +36,8 @@ export type BillingProvider = (typeof PROVIDERS)[number];
 export const PERIODS = ['7days', '30days', '12months', 'CustomizedPeriod'] as const;
 export type BillingPeriod = (typeof PERIODS)[number];
 export const TOP_N = [0, 5, 10, 15] as const;
+/** Top N: 5, 10, 15 or 0 for All. */
+export type TopN = (typeof TOP_N)[number];
 export const DASHBOARD_TYPES = ['Standard', 'Set Discount', 'Tier Discount'] as const;
 
 export const CustomerParams = Type.Object({ customer: Type.String() });
@@ -138,6 +140,7 @@ export type BillingMonth = Static<typeof BillingMonth>;
 
 /** Spend Sum panel (spec 001 §2.13): selected period, month-to-date, previous month. */
 export const SpendSummary = Type.Object({ custom: Money, month_to_date: Money, previous_month: Money });
+export type SpendSummary = Static<typeof SpendSummary>;
 
 export const ChartPayload = Type.Object({
   /** Series in stacking order (largest first, 'Others' last). */

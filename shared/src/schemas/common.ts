@@ -1,5 +1,26 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 
+/**
+ * Bounds of every input (api/src/plugins/app/input-policy.ts applies them to any schema that declares
+ * none): integers fit PostgreSQL `integer`, other numbers stay far inside `numeric(24,12)`, and strings
+ * have a length limit; JSON bodies nest at most `jsonDepth` levels.
+ */
+export const INPUT_LIMITS = {
+  integer: { min: -2147483648, max: 2147483647 },
+  number: { min: -1e11, max: 1e11 },
+  urlString: 2048,
+  bodyString: 100_000,
+  jsonDepth: 64,
+} as const;
+
+/** Paging and id parameters: one definition, with ranges, for every list route. */
+export const Offset = () => Type.Integer({ minimum: 0, maximum: INPUT_LIMITS.integer.max, default: 0 });
+export const Limit = (max: number, def: number) => Type.Integer({ minimum: 1, maximum: max, default: def });
+export const Page = () => Type.Integer({ minimum: 0, maximum: INPUT_LIMITS.integer.max, default: 0 });
+export const PageSize = (max: number, def: number) => Type.Integer({ minimum: 1, maximum: max, default: def });
+/** A row id of a `serial` column. */
+export const SerialId = () => Type.Integer({ minimum: 1, maximum: INPUT_LIMITS.integer.max });
+
 export const ErrorBody = Type.Object({ detail: Type.String() }, { $id: 'ErrorBody' });
 
 /** Error responses every guarded route can give; listed so OpenAPI shows them. */

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 
 const Tier = Type.Object({ threshold_spend: Type.Number(), percentage: Type.Number() });
 
@@ -20,6 +20,8 @@ export const CustomerDocument = Type.Object({
   inventory: Type.Boolean(),
   system_health_dashboard: Type.Boolean(),
   grafana_external_link: Type.String(),
+  /** The built-in monitoring dashboard link ('' until Initialize Dashboard); the screen adds kiosk parameters. */
+  grafana_link: Type.String(),
   documentation: Type.Boolean(),
   drive_id: Type.String(),
   drive_link: Type.String(),
@@ -38,3 +40,4 @@ export const CustomerDocument = Type.Object({
   alert: Type.Array(Type.String()),
   filters: Type.Array(Type.Object({ user: Type.String(), label_key: Type.String(), label_value: Type.String() })),
 });
+export type CustomerDocument = Static<typeof CustomerDocument>;

@@ -35,6 +35,7 @@
  *   customer; unknown/non-viewer user → 404 'User not found'. Changes refresh the users' stored claims at once.
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { SerialId } from './common.ts';
 
 // ---------------------------------------------------------------- anomalies
 
@@ -116,9 +117,10 @@ export const AlertCreateBody = Type.Object({
 export type AlertCreateBody = Static<typeof AlertCreateBody>;
 
 /** The selected alerts, by id. */
-export const AlertDeleteBody = Type.Object({ ids: Type.Array(Type.Integer(), { minItems: 1 }) });
+export const AlertDeleteBody = Type.Object({ ids: Type.Array(SerialId(), { minItems: 1, maxItems: 1000 }) });
 export type AlertDeleteBody = Static<typeof AlertDeleteBody>;
 export const AlertDeleteAnswer = Type.Object({ deleted: Type.Integer() });
+export type AlertDeleteAnswer = Static<typeof AlertDeleteAnswer>;
 
 /** One e-mailed first crossing of a quota in a billing month (US/Pacific). */
 export const AlertNotice = Type.Object({

@@ -25,6 +25,7 @@
  * Every rule violation answers 400 `{detail}`; nothing is half-saved.
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { Limit, Offset } from './common.ts';
 
 export const TICKET_STATUSES = ['Open', 'In Progress', 'Resolved', 'Closed', 'Cancel'] as const;
 export const TICKET_PRIORITIES = ['P1', 'P2', 'P3', 'P4'] as const;
@@ -102,8 +103,8 @@ export const TicketComment = Type.Object({
 export const TicketKeyParams = Type.Object({ key: Type.String({ minLength: 1, maxLength: 200 }) });
 export const TicketListParams = Type.Object({ customer: Type.String({ minLength: 1 }) });
 export const TicketListQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 500 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  limit: Type.Optional(Limit(1000, 500)),
+  offset: Type.Optional(Offset()),
 });
 export const AttachmentParams = Type.Object({ key: Type.String({ minLength: 1, maxLength: 200 }), attachment_id: Type.String({ minLength: 1, maxLength: 200 }) });
 

@@ -14,7 +14,6 @@ import {
   statusChangeable,
 } from './rules.ts';
 import { firstResponseBucket } from './first-response.ts';
-import { formatListDate, formatTicketDate } from './format.ts';
 
 t.test('new ticket: summary, priority, description', async (t) => {
   const ok = { summary: '  Disk full ', description: 'Order entry fails', priority: 'P2' };
@@ -103,9 +102,3 @@ t.test('first-response bucket', async (t) => {
   t.equal(firstResponseBucket(created, after(4410)), '74h');
 });
 
-t.test('date formats', async (t) => {
-  // 2026-07-01 16:05 UTC is 09:05 in US/Pacific (daylight time)
-  t.equal(formatTicketDate('2026-07-01T16:05:00Z'), '2026/07/01 09:05');
-  t.equal(formatTicketDate('2026-01-02T07:30:00Z'), '2026/01/01 23:30');
-  t.equal(formatListDate('2026-07-01T16:05:00Z'), '01/07/2026, 09:05');
-});

@@ -3,9 +3,11 @@ import { useLocation, useRoute } from 'wouter';
 import { MESSAGES } from '@cc/shared/constants.ts';
 import { useAppDispatch, useAppSelector } from './hooks.ts';
 import { AppShell } from './shell/AppShell.tsx';
-import { INVITATION_ROUTE } from './routes.ts';
+import { INVITATION_ROUTE, KIOSK_ROUTE } from './routes.ts';
 import { PageLoading } from '../common/Page.tsx';
-import { LoggingErrorBoundary } from '../common/ErrorBoundary.tsx';
+import { NoAccessPage } from '../common/StatusPages.tsx';
+import type { Role } from '@cc/shared/permissions.ts';
+import { LoggingErrorBoundary } from './LoggingErrorBoundary.tsx';
 import { LoginPage } from '../features/session/LoginPage.tsx';
 import { InitialisingPage } from '../features/session/InitialisingPage.tsx';
 import { useLogoutMutation, useRefreshTokenMutation } from '../features/session/sessionApi.ts';
@@ -32,6 +34,7 @@ export function App() {
 
   // Public: an invited user sets a password before they can sign in.
   const [onInvitation, invitationParams] = useRoute(INVITATION_ROUTE.path);
+  const [onKiosk, kioskParams] = useRoute(KIOSK_ROUTE.path);
   if (onInvitation && INVITATION_ROUTE.page) {
     const InvitationScreen = INVITATION_ROUTE.page;
     return (
@@ -58,6 +61,21 @@ export function App() {
     );
   }
   if (claims.customers.length === 0) return <LoginPage />;
+  // The System Health iframe's page: the dashboard alone, no header or menu around it.
+  if (onKiosk && KIOSK_ROUTE.page) {
+    const KioskScreen = KIOSK_ROUTE.page;
+    return (
+      <LoggingErrorBoundary padded>
+        <Suspense fallback={<PageLoading />}>
+          {KIOSK_ROUTE.gate({ perms: claims.perms, role: claims.role as Role, admin: claims.admin, customer: null }) ? (
+            <KioskScreen route={KIOSK_ROUTE} params={kioskParams} />
+          ) : (
+            <NoAccessPage title={KIOSK_ROUTE.title} />
+          )}
+        </Suspense>
+      </LoggingErrorBoundary>
+    );
+  }
   // The content area has its own boundary; this one keeps a crash in the header or menu off a blank page.
   return (
     <LoggingErrorBoundary padded>

@@ -1,8 +1,9 @@
 import { Suspense } from 'react';
 import { Route, Switch } from 'wouter';
-import { ROUTES, type AppRoute } from './routes.ts';
+import { ROUTES } from './routes.ts';
+import type { AppRoute } from './route-types.ts';
 import { useGateContext } from './useGateContext.ts';
-import { useSelectedCustomer } from '../features/customers/useCustomerContext.ts';
+import { useSelectedCustomer } from './selection/useCustomerContext.ts';
 import { PageLoading, useDocumentTitle } from '../common/Page.tsx';
 import { FeatureDisabledPage, NoAccessPage, NotAvailablePage, NotFoundPage } from '../common/StatusPages.tsx';
 

@@ -1,14 +1,12 @@
 import { createApi, fetchBaseQuery, type BaseQueryFn, type FetchArgs } from '@reduxjs/toolkit/query/react';
+import type { ApiError } from '../common/api-error.ts';
 import { sessionEnded } from '../features/session/sessionSlice.ts';
-
-/** Every failed call, normalised: the HTTP status (or a fetch failure kind) and the server's `detail`. */
-export interface ApiError {
-  status: number | string;
-  detail: string;
-}
 
 /** Endpoints whose 401 means "wrong credentials", not "session over". */
 const CREDENTIAL_ENDPOINTS = new Set(['login']);
+
+/** Mutations that run in the background: they never show the saving indicator. */
+export const BACKGROUND_ENDPOINTS: ReadonlySet<string> = new Set(['refreshToken', 'setClaims', 'logout', 'logError']);
 
 const rawBaseQuery = fetchBaseQuery({
   // Same origin: the api serves the built app, and the dev server proxies /v1 and /v2.
@@ -45,14 +43,7 @@ const baseQuery: BaseQueryFn<string | FetchArgs, unknown, ApiError> = async (arg
 export const api = createApi({
   reducerPath: 'api',
   baseQuery,
-  tagTypes: ['Session', 'Customer', 'Billing', 'Anomaly', 'Alert', 'Viewer', 'Ticket', 'Entity', 'User'],
+  tagTypes: ['Session', 'Customer', 'Billing', 'Anomaly', 'Alert', 'Viewer', 'Ticket', 'Entity', 'User', 'Monitoring'],
   endpoints: () => ({}),
 });
 
-/** The `detail` of an RTK Query error, or undefined. */
-export function errorDetail(error: unknown): string | undefined {
-  if (error && typeof error === 'object' && 'detail' in error && typeof (error as ApiError).detail === 'string') {
-    return (error as ApiError).detail;
-  }
-  return undefined;
-}

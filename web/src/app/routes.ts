@@ -1,4 +1,4 @@
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { lazy } from 'react';
 import type { Icon } from '@primer/octicons-react';
 import {
   AlertIcon,
@@ -16,18 +16,14 @@ import {
 } from '@primer/octicons-react';
 import type { Role } from '@cc/shared/permissions.ts';
 import { hasPermission } from '@cc/shared/permissions.ts';
-import type { Customer, FeatureFlag } from '../features/customers/customersApi.ts';
+import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
+import type { AppRoute, Gate } from './route-types.ts';
 
-/** What a gate may look at: the user's claims and the selected customer's document. */
-export interface GateContext {
-  perms: readonly string[];
-  role: Role;
-  admin: boolean;
-  /** null while unknown or unavailable: every feature counts as off. */
-  customer: Customer | null;
-}
-
-export type Gate = (ctx: GateContext) => boolean;
+/** The per-customer switches that gate menu items and screens (spec 001 §6). */
+type FeatureFlag = keyof Pick<
+  CustomerDocument,
+  'support_request' | 'billing_viewer' | 'inventory' | 'system_health_dashboard' | 'documentation' | 'workspace_license' | 'anomaly_detection'
+>;
 
 const signedIn: Gate = () => true;
 const perm =
@@ -53,30 +49,6 @@ const any =
   (ctx) =>
     gates.some((g) => g(ctx));
 
-/** Props every routed page receives. */
-export interface PageProps {
-  route: AppRoute;
-  params: Record<string, string | undefined>;
-}
-
-export interface AppRoute {
-  /** wouter pattern, as in spec 001 §2.1. */
-  path: string;
-  /** Heading and document title. */
-  title: string;
-  /** Who may open the route (spec 001 §2.1); failing it shows "You do not have access to this page". */
-  gate: Gate;
-  /**
-   * The customer feature behind the screen. Off: the screen says it is disabled for the customer
-   * (spec 000 §2 'for {customer} is disabled', 001 §2.11 'Playbook for {customer} is disabled').
-   */
-  feature?: { on: Gate; disabledText: (customerName: string) => string };
-  /** Management pages hide the customer and billing account pickers (spec 001 §2.2). */
-  management?: boolean;
-  /** The screen; absent while it is not built yet (a "Not available yet" page shows). */
-  page?: LazyExoticComponent<ComponentType<PageProps>>;
-}
-
 const disabledFor = (customerName: string) => `for ${customerName} is disabled`;
 
 const features = {
@@ -97,23 +69,31 @@ const TicketViewPage = lazy(() => import('../features/tickets/TicketViewPage.tsx
 const EntityListPage = lazy(() => import('../features/entities/EntityListPage.tsx').then((m) => ({ default: m.EntityListPage })));
 const NewEntityPage = lazy(() => import('../features/entities/NewEntityPage.tsx').then((m) => ({ default: m.NewEntityPage })));
 const UpdateEntityPage = lazy(() => import('../features/entities/UpdateEntityPage.tsx').then((m) => ({ default: m.UpdateEntityPage })));
-const CustomerListPage = lazy(() => import('../features/customermanagement/CustomerListPage.tsx').then((m) => ({ default: m.CustomerListPage })));
-const NewCustomerPage = lazy(() => import('../features/customermanagement/NewCustomerPage.tsx').then((m) => ({ default: m.NewCustomerPage })));
-const UpdateCustomerPage = lazy(() => import('../features/customermanagement/UpdateCustomerPage.tsx').then((m) => ({ default: m.UpdateCustomerPage })));
-const CustomerSettingsPage = lazy(() => import('../features/customermanagement/CustomerSettingsPage.tsx').then((m) => ({ default: m.CustomerSettingsPage })));
+const CustomerListPage = lazy(() => import('../features/customers/CustomerListPage.tsx').then((m) => ({ default: m.CustomerListPage })));
+const NewCustomerPage = lazy(() => import('../features/customers/NewCustomerPage.tsx').then((m) => ({ default: m.NewCustomerPage })));
+const UpdateCustomerPage = lazy(() => import('../features/customers/UpdateCustomerPage.tsx').then((m) => ({ default: m.UpdateCustomerPage })));
+const CustomerSettingsPage = lazy(() => import('../features/customers/CustomerSettingsPage.tsx').then((m) => ({ default: m.CustomerSettingsPage })));
 const UserListPage = lazy(() => import('../features/users/UserListPage.tsx').then((m) => ({ default: m.UserListPage })));
 const NewUsersPage = lazy(() => import('../features/users/NewUsersPage.tsx').then((m) => ({ default: m.NewUsersPage })));
 const UpdateUserPage = lazy(() => import('../features/users/UpdateUserPage.tsx').then((m) => ({ default: m.UpdateUserPage })));
 const LogoutPage = lazy(() => import('../features/session/LogoutPage.tsx').then((m) => ({ default: m.LogoutPage })));
+const SystemHealthPage = lazy(() => import('../features/systemhealth/SystemHealthPage.tsx').then((m) => ({ default: m.SystemHealthPage })));
+const KioskPage = lazy(() => import('../features/systemhealth/KioskPage.tsx').then((m) => ({ default: m.KioskPage })));
 const InvitationPage = lazy(() => import('../features/invitations/InvitationPage.tsx').then((m) => ({ default: m.InvitationPage })));
 
 /** The invitation e-mail's link: shown signed in or not, since the link's token is the credential. */
 export const INVITATION_ROUTE: AppRoute = { path: '/invitation/:token', title: 'Set your password', gate: signedIn, page: InvitationPage };
 
+/**
+ * The built-in System Health dashboard (MONITORING=local), the System Health iframe's page: shown without the app
+ * shell, for a signed-in user with systemhealth_* (the api checks the customer).
+ */
+export const KIOSK_ROUTE: AppRoute = { path: '/systemhealth/kiosk/:id', title: 'System Health', gate: perm('systemhealth_*'), page: KioskPage };
+
 /** Spec 001 §2.1, in its order. The router renders these; the side menu links to some of them. */
 export const ROUTES: readonly AppRoute[] = [
   { path: '/', title: 'Billing', gate: signedIn, page: BillingPage },
-  { path: '/systemhealth', title: 'System Health', gate: perm('systemhealth_*'), feature: features.systemHealth },
+  { path: '/systemhealth', title: 'System Health', gate: perm('systemhealth_*'), feature: features.systemHealth, page: SystemHealthPage },
   { path: '/anomalydetection', title: 'Anomaly Detection', gate: perm('billing_*'), feature: features.anomalyDetection, page: AnomalyPage },
   { path: '/workspacelicense', title: 'Workspace License', gate: flag('workspace_license') },
   { path: '/workspacelicense/license', title: 'Update License', gate: flag('workspace_license') },

@@ -2,7 +2,7 @@ import { combineReducers, configureStore, createListenerMiddleware } from '@redu
 import { api } from './api.ts';
 import { sessionEnded, sessionSlice, tokenIssued, tokenReceived, type SessionState } from '../features/session/sessionSlice.ts';
 import { removeToken, saveToken } from '../features/session/token-storage.ts';
-import { selectionSlice } from '../features/customers/selectionSlice.ts';
+import { selectionSlice } from './selection/selectionSlice.ts';
 
 const rootReducer = combineReducers({
   [api.reducerPath]: api.reducer,

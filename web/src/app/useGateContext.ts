@@ -1,7 +1,7 @@
 import type { Role } from '@cc/shared/permissions.ts';
 import { useAppSelector } from './hooks.ts';
-import { useCurrentCustomer } from '../features/customers/useCustomerContext.ts';
-import type { GateContext } from './routes.ts';
+import { useCurrentCustomer } from './selection/useCustomerContext.ts';
+import type { GateContext } from './route-types.ts';
 
 const NO_PERMS: readonly string[] = [];
 

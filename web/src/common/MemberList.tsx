@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { Button } from '@primer/react';
 import { TrashIcon } from '@primer/octicons-react';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
-import { DataList, type DataListColumn } from './DataList.tsx';
+import { ListTable, type ListColumn } from './list/ListTable.tsx';
 import { UserPicker } from './UserPicker.tsx';
 import styles from './MemberList.module.css';
 
@@ -20,7 +20,7 @@ export interface MemberListProps {
   readOnly?: boolean;
 }
 
-const COLUMNS: DataListColumn<string>[] = [{ header: 'Email', cell: (u) => u, text: (u) => u }];
+const COLUMNS: ListColumn<string>[] = [{ id: 'email', header: 'Email', text: (u) => u, width: 'minmax(8rem, 1fr)' }];
 
 /**
  * A list of users with selection and delete, an add-user multi-select and the 'Please confirm'
@@ -49,15 +49,14 @@ export function MemberList({ title, members, users, onChange, readOnly = false }
 
   return (
     <div className={styles.layout}>
-      <DataList
+      <ListTable
         title={title}
         rows={sorted}
         rowId={(u) => u}
         columns={COLUMNS}
-        filterable
-        selected={readOnly ? undefined : selected}
-        onSelectedChange={readOnly ? undefined : setSelected}
-        empty="No users"
+        filter="client"
+        selection={readOnly ? undefined : { selected, onChange: setSelected }}
+        emptyText="No users"
         actions={
           readOnly ? null : (
             <Button

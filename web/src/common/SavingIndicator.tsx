@@ -1,8 +1,6 @@
 import { Spinner } from '@primer/react';
 import { clsx } from 'clsx';
 import styles from './SavingIndicator.module.css';
-import { useAppSelector } from '../app/hooks.ts';
-import { BACKGROUND_ENDPOINTS } from '../features/session/sessionApi.ts';
 
 export interface SavingIndicatorProps {
   /** Shown while true. */
@@ -20,15 +18,4 @@ export function SavingIndicator({ saving, floating = false }: SavingIndicatorPro
       <span aria-hidden="true">Saving…</span>
     </div>
   );
-}
-
-/**
- * The shell's indicator: on while any user-started mutation (a save, a delete) is pending, so each
- * screen gets it without wiring. Background calls (token refresh, crash logs) do not count.
- */
-export function PendingMutationsIndicator() {
-  const saving = useAppSelector((s) =>
-    Object.values(s.api.mutations).some((m) => m?.status === 'pending' && !BACKGROUND_ENDPOINTS.has(m.endpointName ?? '')),
-  );
-  return <SavingIndicator saving={saving} floating />;
 }

@@ -35,6 +35,23 @@ export default fp(
       },
     });
 
+    new Gauge({
+      name: 'cc_queue_oldest_waiting_seconds',
+      help: 'Age of the oldest job waiting per queue (0 when none waits)',
+      labelNames: ['queue'],
+      registers: [registry],
+      async collect() {
+        const now = Date.now();
+        await Promise.all(
+          QUEUE_NAMES.map(async (name) => {
+            // ascending: the first waiting job is the oldest
+            const [oldest] = await app.producers.queues[name].getJobs(['wait'], 0, 0, true);
+            this.set({ queue: name }, oldest ? Math.max(0, (now - oldest.timestamp) / 1000) : 0);
+          }),
+        );
+      },
+    });
+
     app.addHook('onResponse', async (req, reply) => {
       const route = req.routeOptions.url ?? 'unmatched';
       latency.observe({ method: req.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);

@@ -1,10 +1,7 @@
 import fp from 'fastify-plugin';
-import { hash, verify } from '@node-rs/argon2';
+import { hashPassword, verifyPassword } from '@cc/shared/admin/passwords.ts';
 
-/** argon2id with OWASP's minimum parameters (the algorithm enum is an ambient const enum, hence the number). */
-export const ARGON2_OPTIONS = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 };
-
-/** Password hashing for every route that sets or checks a password. */
+/** Password hashing for every route that sets or checks a password (the rule itself: shared/src/admin/passwords.ts). */
 export interface Passwords {
   hash(password: string): Promise<string>;
   verify(passwordHash: string, password: string): Promise<boolean>;
@@ -18,10 +15,7 @@ declare module 'fastify' {
 
 export default fp(
   async (app) => {
-    app.decorate('passwords', {
-      hash: (password: string) => hash(password, ARGON2_OPTIONS),
-      verify: (passwordHash: string, password: string) => verify(passwordHash, password),
-    } satisfies Passwords);
+    app.decorate('passwords', { hash: hashPassword, verify: verifyPassword } satisfies Passwords);
   },
   { name: 'passwords' },
 );

@@ -35,7 +35,9 @@ export default fp(
 
     app.addHook('onRoute', (route) => {
       const methods = Array.isArray(route.method) ? route.method : [route.method];
-      if (methods.every((m) => m === 'HEAD' || m === 'OPTIONS')) return;
+      // HEAD routes Fastify adds by itself go through the same checks: they run the GET's handler, so
+      // one left without a policy would answer anyone (it carries its GET's declared config, but not the
+      // policy a foreign prefix gives the GET below).
       route.config = { ...(route.config ?? {}) };
       const foreign = FOREIGN_ROUTE_POLICIES.find((p) => route.url === p.prefix || route.url.startsWith(`${p.prefix}/`));
       if (foreign && !route.config.permission) {
@@ -54,7 +56,7 @@ export default fp(
         }
       }
       for (const method of methods) {
-        if (method !== 'HEAD') app.registeredRoutes.push({ method, url: route.url, permission, tenant, schema: route.schema });
+        if (method !== 'HEAD' && method !== 'OPTIONS') app.registeredRoutes.push({ method, url: route.url, permission, tenant, schema: route.schema });
       }
     });
 

@@ -7,6 +7,8 @@ import { MESSAGES } from '@cc/shared/constants.ts';
 import { findUserById, markEmailVerified } from '@cc/shared/db/users.ts';
 
 const FLOW_COOKIE = 'oidc_flow';
+/** Where the provider sends the user back; registered with the provider (the local one accepts no other). */
+export const OIDC_CALLBACK_PATH = '/v1/auth/oidc/callback';
 // The provider's answer; openid-client reads it from the full URL, these are only declared for the docs.
 const CallbackQuery = Type.Object({
   code: Type.Optional(Type.String()),
@@ -31,7 +33,7 @@ interface Flow {
  */
 const oidcRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const issuer = oidcIssuer(app.config);
-  const redirectUri = `${app.config.PUBLIC_URL}/v1/auth/oidc/callback`;
+  const redirectUri = `${app.config.PUBLIC_URL}${OIDC_CALLBACK_PATH}`;
   let discovered: Promise<oidc.Configuration> | null = null;
   // Discovered lazily: the local provider is this very server, which is not listening yet at boot.
   const configuration = () => {
@@ -62,7 +64,7 @@ const oidcRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return reply.redirect(url.toString(), 302);
   });
 
-  app.get('/v1/auth/oidc/callback', { config: policy, schema: { tags: ['auth'], summary: 'Finish social sign-in', querystring: CallbackQuery } }, async (req, reply) => {
+  app.get(OIDC_CALLBACK_PATH, { config: policy, schema: { tags: ['auth'], summary: 'Finish social sign-in', querystring: CallbackQuery } }, async (req, reply) => {
     reply.clearCookie(FLOW_COOKIE, { path: '/v1/auth/oidc' });
     let flow: Flow;
     try {

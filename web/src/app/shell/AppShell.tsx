@@ -2,11 +2,11 @@ import { useEffect } from 'react';
 import { AppRouter } from '../AppRouter.tsx';
 import { Header } from './Header.tsx';
 import { SideMenu } from './SideMenu.tsx';
-import { LoggingErrorBoundary } from '../../common/ErrorBoundary.tsx';
-import { PendingMutationsIndicator } from '../../common/SavingIndicator.tsx';
+import { LoggingErrorBoundary } from '../LoggingErrorBoundary.tsx';
+import { PendingMutationsIndicator } from './PendingMutationsIndicator.tsx';
 import { SELECTED_CUSTOMER_COOKIE, readCookie, writeCookie } from '../../common/cookies.ts';
-import { useSelectedCustomer } from '../../features/customers/useCustomerContext.ts';
-import { useSelectionFromLink } from '../../features/customers/useSelectionFromLink.ts';
+import { useSelectedCustomer } from '../selection/useCustomerContext.ts';
+import { useSelectionFromLink } from '../selection/useSelectionFromLink.ts';
 import { useTokenRefresh } from '../../features/session/useTokenRefresh.ts';
 import styles from './AppShell.module.css';
 

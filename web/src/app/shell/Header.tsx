@@ -5,7 +5,7 @@ import { ROLE_LABELS } from '@cc/shared/permissions.ts';
 import type { Claims } from '@cc/shared/claims.ts';
 import { useAppSelector } from '../hooks.ts';
 import { isManagementPath } from '../routes.ts';
-import { useBillingAccounts, useSelectedCustomer } from '../../features/customers/useCustomerContext.ts';
+import { useBillingAccounts, useSelectedCustomer } from '../selection/useCustomerContext.ts';
 import styles from './Header.module.css';
 
 /**

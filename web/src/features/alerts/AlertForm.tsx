@@ -1,10 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { Banner, Button, FormControl, Heading, Select, TextInput } from '@primer/react';
-import { errorDetail } from '../../app/api.ts';
+import { errorDetail } from '../../common/api-error.ts';
 import { useSnackbar } from '../../common/Snackbar.tsx';
-import type { Customer } from '../customers/customersApi.ts';
-import { useCreateAlertMutation, type AlertGroupBy } from './alertsApi.ts';
-import { useGetLabelSettingsQuery, type LabelSettings } from './labelSettingsApi.ts';
+import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
+import type { BillingSettings } from '@cc/shared/schemas/billing.ts';
+import type { AlertGroupBy } from '@cc/shared/schemas/insights.ts';
+import { useCreateAlertMutation } from './alertsApi.ts';
+import { useGetBillingSettingsQuery } from '../billing/billingApi.ts';
 import {
   EMPTY_ALERT_FORM,
   GROUP_BY_LABELS,
@@ -26,7 +28,7 @@ const FIELD_IDS: Record<keyof AlertFormValues, string> = {
 };
 
 /** label key -> values for the chosen grouping. */
-function labelsFor(settings: LabelSettings | undefined, groupBy: AlertGroupBy | ''): Record<string, string[]> {
+function labelsFor(settings: BillingSettings | undefined, groupBy: AlertGroupBy | ''): Record<string, string[]> {
   if (!settings) return {};
   if (groupBy === 'project_label') return settings.project_labels;
   if (groupBy === 'resource_label') return settings.resource_labels;
@@ -37,10 +39,10 @@ function labelsFor(settings: LabelSettings | undefined, groupBy: AlertGroupBy | 
  * The form 'Alert when Month-To-Date spend exceeds' (spec 001 §2.8): Group By (Total, Project Label,
  * Resource Label), label key and value (disabled and blank for Total), quota; Save and Reset.
  */
-export function AlertForm({ customer, billingAccountId }: { customer: Customer; billingAccountId: string }) {
+export function AlertForm({ customer, billingAccountId }: { customer: CustomerDocument; billingAccountId: string }) {
   const { show } = useSnackbar();
   const [createAlert, { isLoading: saving }] = useCreateAlertMutation();
-  const settings = useGetLabelSettingsQuery({ customerId: customer.customer_id, billingAccountId });
+  const settings = useGetBillingSettingsQuery({ customer: customer.customer_id, billingAccountId });
   const [values, setValues] = useState<AlertFormValues>(EMPTY_ALERT_FORM);
   const [submitted, setSubmitted] = useState(false);
   const [serverErrors, setServerErrors] = useState<AlertFormErrors>({});

@@ -1,26 +1,12 @@
 import { Banner } from '@primer/react';
-import { errorDetail } from '../../app/api.ts';
-import { ListTable, type ListColumn } from '../../common/ListTable.tsx';
-import type { Customer } from '../customers/customersApi.ts';
-import { formatMoney } from '../anomalies/anomaly-format.ts';
-import { useGetAlertNoticesQuery, type AlertNotice } from './alertsApi.ts';
+import { errorDetail } from '../../common/api-error.ts';
+import { formatTimestamp } from '../../common/dates.ts';
+import { ListTable, type ListColumn } from '../../common/list/ListTable.tsx';
+import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
+import { formatMoney } from '../../common/numbers.ts';
+import type { AlertNotice } from '@cc/shared/schemas/insights.ts';
+import { useGetAlertNoticesQuery } from './alertsApi.ts';
 import { GROUP_BY_LABELS } from './alert-form.ts';
-
-const sentAt = new Intl.DateTimeFormat('en-CA', {
-  timeZone: 'America/Los_Angeles',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
-
-/** YYYY/MM/DD HH:mm in US/Pacific (spec 001 §9 timestamps). */
-export function formatTimestamp(iso: string): string {
-  const parts = Object.fromEntries(sentAt.formatToParts(new Date(iso)).map((p) => [p.type, p.value]));
-  return `${parts.year}/${parts.month}/${parts.day} ${parts.hour}:${parts.minute}`;
-}
 
 const COLUMNS: readonly ListColumn<AlertNotice>[] = [
   { id: 'sent', header: 'Sent', text: (n) => formatTimestamp(n.created_at), sortValue: (n) => n.created_at },
@@ -34,7 +20,7 @@ const COLUMNS: readonly ListColumn<AlertNotice>[] = [
 ];
 
 /** The notices e-mailed so far: one per alert and billing month, the first time its quota was exceeded. */
-export function AlertNotices({ customer }: { customer: Customer }) {
+export function AlertNotices({ customer }: { customer: CustomerDocument }) {
   const { currentData, isFetching, error } = useGetAlertNoticesQuery(customer.customer_id);
   if (error) {
     return (
@@ -52,7 +38,10 @@ export function AlertNotices({ customer }: { customer: Customer }) {
       columns={COLUMNS}
       loading={isFetching && !currentData}
       emptyText="No notices sent yet"
+      filter="client"
+      columnChooser
       initialSort={{ columnId: 'sent', direction: 'DESC' }}
+      paging="client"
     />
   );
 }

@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { Banner, Button, ConfirmationDialog } from '@primer/react';
 import { TrashIcon } from '@primer/octicons-react';
-import { errorDetail } from '../../app/api.ts';
-import { ListTable, type ListColumn } from '../../common/ListTable.tsx';
+import { errorDetail } from '../../common/api-error.ts';
+import { ListTable, type ListColumn } from '../../common/list/ListTable.tsx';
 import { useSnackbar } from '../../common/Snackbar.tsx';
-import type { Customer } from '../customers/customersApi.ts';
-import { formatMoney } from '../anomalies/anomaly-format.ts';
-import { useDeleteAlertsMutation, useGetAlertsQuery, type Alert } from './alertsApi.ts';
+import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
+import { formatMoney } from '../../common/numbers.ts';
+import type { Alert } from '@cc/shared/schemas/insights.ts';
+import { useDeleteAlertsMutation, useGetAlertsQuery } from './alertsApi.ts';
 import { GROUP_BY_LABELS } from './alert-form.ts';
 
 const columns = (currency: string): ListColumn<Alert>[] => [
@@ -19,7 +20,7 @@ const columns = (currency: string): ListColumn<Alert>[] => [
 const describe = (a: Alert) => (a.group_by === 'service' ? 'Total' : `${GROUP_BY_LABELS[a.group_by]} ${a.label_key}=${a.label_value}`);
 
 /** The existing alerts (Group By, Label Key, Label Value, Quota) and delete of the selected ones. */
-export function AlertTable({ customer, canDelete }: { customer: Customer; canDelete: boolean }) {
+export function AlertTable({ customer, canDelete }: { customer: CustomerDocument; canDelete: boolean }) {
   const { show } = useSnackbar();
   const { currentData, isFetching, error } = useGetAlertsQuery(customer.customer_id);
   const [deleteAlerts, { isLoading: deleting }] = useDeleteAlertsMutation();
@@ -58,6 +59,10 @@ export function AlertTable({ customer, canDelete }: { customer: Customer; canDel
         loading={isFetching && !currentData}
         emptyText="No alerts yet"
         selection={canDelete ? { selected, onChange: setSelected } : undefined}
+        filter="client"
+        columnChooser
+        sortable
+        paging="client"
         actions={
           canDelete ? (
             <Button variant="danger" leadingVisual={TrashIcon} disabled={chosen.length === 0} onClick={() => setConfirming(true)}>

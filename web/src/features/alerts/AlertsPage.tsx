@@ -1,5 +1,5 @@
 import { hasPermission } from '@cc/shared/permissions.ts';
-import type { PageProps } from '../../app/routes.ts';
+import type { PageProps } from '../../app/route-types.ts';
 import { useAppSelector } from '../../app/hooks.ts';
 import { Page } from '../../common/Page.tsx';
 import { FirstAccountOnly } from './FirstAccountOnly.tsx';

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import { MESSAGES } from '@cc/shared/constants.ts';
 import { Page, PageLoading, PageMessage } from '../../common/Page.tsx';
-import { useBillingAccounts, useCurrentCustomer } from '../customers/useCustomerContext.ts';
-import type { Customer } from '../customers/customersApi.ts';
+import { useBillingAccounts, useCurrentCustomer } from '../../app/selection/useCustomerContext.ts';
+import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
 
 /** Spec 001 §2.8, §2.9: shown on the alerts and viewers screens for any billing account but the first. */
 export const NOT_IMPLEMENTED_FOR_ACCOUNT = 'Alerts is not implemented for this billing account';
@@ -11,7 +11,7 @@ export const NOT_IMPLEMENTED_FOR_ACCOUNT = 'Alerts is not implemented for this b
  * Renders its screen only for the customer's first billing account (spec 001 §9: billing alerts and
  * viewers apply only to the first billing account), with the customer's document at hand.
  */
-export function FirstAccountOnly({ title, children }: { title: string; children: (ctx: { customer: Customer; billingAccountId: string }) => ReactNode }) {
+export function FirstAccountOnly({ title, children }: { title: string; children: (ctx: { customer: CustomerDocument; billingAccountId: string }) => ReactNode }) {
   const { customer } = useCurrentCustomer();
   const { accounts, active } = useBillingAccounts();
   if (!customer) return <PageLoading />;

@@ -1,6 +1,6 @@
 /** The alert form's values and rules (spec 001 §5: group by, label key, label value and quota required; quota numeric, minimum 0). */
 import { MESSAGES } from '@cc/shared/constants.ts';
-import type { AlertGroupBy, AlertInput } from './alertsApi.ts';
+import type { AlertCreateBody, AlertGroupBy } from '@cc/shared/schemas/insights.ts';
 
 export interface AlertFormValues {
   group_by: AlertGroupBy | '';
@@ -43,7 +43,7 @@ export function validateAlert(v: AlertFormValues): AlertFormErrors {
 }
 
 /** The POST body of a valid form. */
-export function toAlertInput(v: AlertFormValues): AlertInput {
+export function toAlertInput(v: AlertFormValues): AlertCreateBody {
   const labels = needsLabels(v.group_by);
   return {
     group_by: v.group_by as AlertGroupBy,

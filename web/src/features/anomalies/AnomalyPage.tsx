@@ -1,14 +1,16 @@
 import { useMemo } from 'react';
 import { Banner } from '@primer/react';
 import { MESSAGES } from '@cc/shared/constants.ts';
-import type { PageProps } from '../../app/routes.ts';
-import { errorDetail } from '../../app/api.ts';
+import type { PageProps } from '../../app/route-types.ts';
+import { errorDetail } from '../../common/api-error.ts';
 import { Page, PageLoading, PageMessage } from '../../common/Page.tsx';
-import { ListTable, type ListColumn } from '../../common/ListTable.tsx';
-import { useBillingAccounts, useCurrentCustomer, useSelectedCustomer } from '../customers/useCustomerContext.ts';
-import type { Customer } from '../customers/customersApi.ts';
-import { useGetAnomaliesQuery, type Anomaly, type AnomalyAnswer } from './anomaliesApi.ts';
-import { anomalyDate, changeSortValue, formatChange, formatMoney, formatNumber } from './anomaly-format.ts';
+import { ListTable, type ListColumn } from '../../common/list/ListTable.tsx';
+import { useBillingAccounts, useCurrentCustomer, useSelectedCustomer } from '../../app/selection/useCustomerContext.ts';
+import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
+import type { Anomaly, AnomalyAnswer } from '@cc/shared/schemas/insights.ts';
+import { useGetAnomaliesQuery } from './anomaliesApi.ts';
+import { formatMoney, formatNumber } from '../../common/numbers.ts';
+import { anomalyDate, changeSortValue, formatChange } from './anomaly-format.ts';
 
 const COLUMNS: readonly ListColumn<Anomaly>[] = [
   { id: 'project', header: 'Project', text: (a) => a.project_id },
@@ -25,7 +27,7 @@ const COLUMNS: readonly ListColumn<Anomaly>[] = [
 ];
 
 /** A numeric field of the customer document, or its default when absent. */
-function threshold(customer: Customer, field: 'minimum_anomaly_threshold' | 'minimum_value_toggled_anomaly'): number {
+function threshold(customer: CustomerDocument, field: 'minimum_anomaly_threshold' | 'minimum_value_toggled_anomaly'): number {
   const v = Number(customer[field]);
   return Number.isFinite(v) && v >= 0 ? v : 0;
 }
@@ -62,7 +64,7 @@ export function AnomalyPage({ route }: PageProps) {
 
 interface AnomalyTableProps {
   title: string;
-  customer: Customer;
+  customer: CustomerDocument;
   billingAccountId: string;
   date: string;
   minimumAnomalyThreshold: number;
@@ -103,7 +105,10 @@ function AnomalyTable({ title, customer, billingAccountId, date, minimumAnomalyT
           columns={COLUMNS}
           loading={isFetching && !currentData}
           emptyText={emptyText(currentData, date)}
+          filter="client"
+          columnChooser
           initialSort={{ columnId: 'change', direction: 'DESC' }}
+          paging="client"
         />
       )}
     </Page>

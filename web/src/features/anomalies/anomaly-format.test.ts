@@ -1,6 +1,7 @@
 import t from 'tap';
-import { sortRows } from '../../common/list-table.ts';
-import { anomalyDate, changeSortValue, formatChange, formatMoney } from './anomaly-format.ts';
+import { sortRows } from '../../common/list/list-table.ts';
+import { formatMoney } from '../../common/numbers.ts';
+import { anomalyDate, changeSortValue, formatChange } from './anomaly-format.ts';
 
 t.test('the judged day is two days before today in US/Pacific', async (t) => {
   // 2026-03-01 05:00 UTC is still 2026-02-28 in Los Angeles (21:00 PST).

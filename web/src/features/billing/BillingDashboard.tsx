@@ -2,14 +2,15 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { IconButton } from '@primer/react';
 import { BellIcon, DownloadIcon, GearIcon, PeopleIcon } from '@primer/octicons-react';
 import { useLocation } from 'wouter';
-import { BILLING_TIME_ZONE, DEFAULT_CURRENCY } from '@cc/shared/constants.ts';
+import { DEFAULT_CURRENCY } from '@cc/shared/constants.ts';
 import type { Claims } from '@cc/shared/claims.ts';
 import { hasPermission } from '@cc/shared/permissions.ts';
-import type { Customer } from '../customers/customersApi.ts';
+import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
 import { useGetBillingSettingsQuery, type ChartScope } from './billingApi.ts';
 import { ChartPanel } from './ChartPanel.tsx';
 import { ExportDialog } from './ExportDialog.tsx';
-import { exportRange, pacificClock, rangeLabel } from './format.ts';
+import { PACIFIC_TIME_ZONE, formatTimestamp } from '../../common/dates.ts';
+import { exportRange, rangeLabel } from './format.ts';
 import { SettingsDrawer } from './SettingsDrawer.tsx';
 import { GROUP_BY_LABELS, PERIOD_LABELS, PROVIDER_LABELS, validateSettings, type SavedBillingSettings } from './settings.ts';
 import { tabsFor } from './tabs.ts';
@@ -18,7 +19,7 @@ import styles from './BillingDashboard.module.css';
 
 export interface BillingDashboardProps {
   claims: Claims;
-  customer: Customer;
+  customer: CustomerDocument;
   billingAccountId: string;
   /** Alerts and Viewers apply only to the first billing account (spec 001 §9). */
   firstAccount: boolean;
@@ -56,7 +57,7 @@ export function BillingDashboard({ claims, customer, billingAccountId, firstAcco
     provider: s.provider,
     period: s.selectedDate,
     ...(s.selectedDate === 'CustomizedPeriod' ? { startDate: s.startDate, endDate: s.endDate } : {}),
-    timezone: BILLING_TIME_ZONE,
+    timezone: PACIFIC_TIME_ZONE,
   };
 
   const gcpFirst = s.provider === 'gcp' && firstAccount;
@@ -151,7 +152,7 @@ function SideNote({ range, currency }: { range: string; currency: string }) {
     <dl className={styles.sideNote} aria-label="Billing period">
       <div>
         <dt>Time zone</dt>
-        <dd>US Pacific, {pacificClock(now)}</dd>
+        <dd>US Pacific, {formatTimestamp(now)}</dd>
       </div>
       <div>
         <dt>Date range</dt>

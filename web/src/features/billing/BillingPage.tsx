@@ -1,8 +1,8 @@
 import { MESSAGES } from '@cc/shared/constants.ts';
 import { useAppSelector } from '../../app/hooks.ts';
-import type { PageProps } from '../../app/routes.ts';
+import type { PageProps } from '../../app/route-types.ts';
 import { Page, PageLoading, PageMessage } from '../../common/Page.tsx';
-import { useBillingAccounts, useCurrentCustomer, useSelectedCustomer } from '../customers/useCustomerContext.ts';
+import { useBillingAccounts, useCurrentCustomer, useSelectedCustomer } from '../../app/selection/useCustomerContext.ts';
 import { BillingDashboard } from './BillingDashboard.tsx';
 
 /**

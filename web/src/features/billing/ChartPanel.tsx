@@ -1,13 +1,13 @@
 import { useId, useMemo, useState } from 'react';
 import { Banner, Select } from '@primer/react';
-import { errorDetail } from '../../app/api.ts';
+import { errorDetail } from '../../common/api-error.ts';
 import { useGetBillingChartQuery, type ChartArgs } from './billingApi.ts';
 import { carriesDiscounts, DiscountSummary } from './DiscountSummary.tsx';
 import { MultiSelect } from './MultiSelect.tsx';
 import { SpendChart } from './SpendChart.tsx';
 import { TOP_NS, topLabel } from './settings.ts';
 import { chartTitle, type DashboardTab } from './tabs.ts';
-import type { TopN } from './types.ts';
+import type { TopN } from '@cc/shared/schemas/billing.ts';
 import styles from './BillingDashboard.module.css';
 
 export interface ChartPanelProps {
@@ -71,11 +71,11 @@ export function ChartPanel({ tab, args, showSpendSum, historicalData, currency, 
       {error ? <Banner variant="critical" title="Billing data could not be loaded" description={error} /> : null}
       {payload && carriesDiscounts(payload.months, payload.billing_dashboard_type) ? (
         <DiscountSummary
-          months={payload.months ?? []}
+          months={payload.months}
           currency={shownCurrency}
           historical={historicalData}
           dashboardType={payload.billing_dashboard_type}
-          tiers={payload.tiers ?? []}
+          tiers={payload.tiers}
         />
       ) : null}
       <SpendChart title={chartTitle(tab, args)} payload={payload} loading={chart.isFetching} showSpendSum={showSpendSum} currency={shownCurrency} />

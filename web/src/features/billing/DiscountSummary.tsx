@@ -1,7 +1,10 @@
 import { discountColumns, type DiscountColumn } from './discount-columns.ts';
 import { formatMoney, formatPercent } from './format.ts';
-import type { BillingMonth, DiscountTier } from './types.ts';
+import type { BillingMonth, ChartPayload } from '@cc/shared/schemas/billing.ts';
 import styles from './BillingDashboard.module.css';
+
+/** A tier of the Tier Discount table, as the chart answer carries it (exact decimal text). */
+type DiscountTier = ChartPayload['tiers'][number];
 
 /** True when the answer carries discounts worth a summary (a discount dashboard type, or any discount). */
 export function carriesDiscounts(months: readonly BillingMonth[] | undefined, dashboardType: string | undefined): boolean {

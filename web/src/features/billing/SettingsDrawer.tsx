@@ -12,17 +12,18 @@ import {
   validateSettings,
   withProvider,
   type DashboardSettings,
+  type GroupBy,
   type SavedBillingSettings,
 } from './settings.ts';
 import { MultiSelect } from './MultiSelect.tsx';
-import type { BillingSettingsAnswer, GroupBy, Period, Provider, TopN } from './types.ts';
+import type { BillingPeriod, BillingProvider, BillingSettings, TopN } from '@cc/shared/schemas/billing.ts';
 import styles from './BillingDashboard.module.css';
 
 export interface SettingsDrawerProps {
   value: SavedBillingSettings;
   /** What Reset to default restores. */
   defaults: SavedBillingSettings;
-  options: BillingSettingsAnswer | undefined;
+  options: BillingSettings | undefined;
   /** gcp_*: the provider may be chosen. */
   canPickProvider: boolean;
   /** customerViewer: only the project-label view. */
@@ -73,7 +74,7 @@ export function SettingsDrawer({ value, defaults, options, canPickProvider, view
       >
         <FormControl disabled={!canPickProvider || viewer}>
           <FormControl.Label>Provider</FormControl.Label>
-          <Select block value={s.provider} onChange={(e) => setDraft((d) => ({ ...d, settings: withProvider(d.settings, e.target.value as Provider) }))}>
+          <Select block value={s.provider} onChange={(e) => setDraft((d) => ({ ...d, settings: withProvider(d.settings, e.target.value as BillingProvider) }))}>
             {PROVIDERS.map((p) => (
               <Select.Option key={p} value={p}>
                 {PROVIDER_LABELS[p]}
@@ -96,7 +97,7 @@ export function SettingsDrawer({ value, defaults, options, canPickProvider, view
 
         <FormControl>
           <FormControl.Label>Date range</FormControl.Label>
-          <Select block value={s.selectedDate} onChange={(e) => setSettings({ selectedDate: e.target.value as Period })}>
+          <Select block value={s.selectedDate} onChange={(e) => setSettings({ selectedDate: e.target.value as BillingPeriod })}>
             {PERIODS.map((p) => (
               <Select.Option key={p} value={p}>
                 {PERIOD_LABELS[p]}

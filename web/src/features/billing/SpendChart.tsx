@@ -2,8 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import { Banner, Spinner } from '@primer/react';
 import { buildFigure, MARGIN, seriesColor } from './chart-figure.ts';
 import { formatMoney } from './format.ts';
-import { loadPlotly, type PlotlyApi } from './plotly-loader.ts';
-import type { ChartPayload, SpendSummary } from './types.ts';
+import { loadPlotly, type PlotlyApi } from '../../common/plotly-loader.ts';
+import type { ChartPayload, SpendSummary } from '@cc/shared/schemas/billing.ts';
 import placeholderUrl from './chart-placeholder.svg';
 import styles from './SpendChart.module.css';
 

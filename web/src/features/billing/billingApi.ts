@@ -1,5 +1,5 @@
 import { api } from '../../app/api.ts';
-import type { BillingSettingsAnswer, ChartPayload, ExportAnswer, Period, Provider, TopN } from './types.ts';
+import type { BillingPeriod, BillingProvider, BillingSettings, ChartPayload, ExportAnswer, TopN } from '@cc/shared/schemas/billing.ts';
 
 /** The six chart routes of spec 000 §7 Billing, by the tab that draws them. */
 export type ChartKind = 'serviceTotal' | 'serviceDetails' | 'projectLabelTotal' | 'projectLabelDetails' | 'resourceLabelTotal' | 'resourceLabelDetails';
@@ -20,8 +20,8 @@ const DETAIL_KINDS = new Set<ChartKind>(['serviceDetails', 'projectLabelDetails'
 export interface ChartScope {
   customer: string;
   billingAccountId: string;
-  provider: Provider;
-  period: Period;
+  provider: BillingProvider;
+  period: BillingPeriod;
   /** yyyy-MM-dd, only with CustomizedPeriod. */
   startDate?: string;
   endDate?: string;
@@ -74,7 +74,7 @@ function chartBody(a: ChartArgs): Record<string, unknown> {
 
 export const billingApi = api.injectEndpoints({
   endpoints: (build) => ({
-    getBillingSettings: build.query<BillingSettingsAnswer, { customer: string; billingAccountId: string }>({
+    getBillingSettings: build.query<BillingSettings, { customer: string; billingAccountId: string }>({
       query: ({ customer, billingAccountId }) =>
         `/v2/billing/settings/${encodeURIComponent(customer)}?${new URLSearchParams({ billing_account_id: billingAccountId })}`,
       providesTags: (_r, _e, { customer }) => [{ type: 'Billing', id: `settings-${customer}` }],

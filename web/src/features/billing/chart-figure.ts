@@ -6,7 +6,7 @@
  */
 import type { Annotations, Config, Data, Layout } from 'plotly.js-basic-dist-min';
 import { formatMoney } from './format.ts';
-import type { ChartPayload } from './types.ts';
+import type { ChartPayload } from '@cc/shared/schemas/billing.ts';
 
 export const GREY = '#9e9e9e';
 export const BAR_PADDING = 0.3;

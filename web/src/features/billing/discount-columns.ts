@@ -1,6 +1,6 @@
 /** The columns of the discount summary tables per dashboard type (pure, unit-tested). */
 import { formatMoney, formatPercent } from './format.ts';
-import type { BillingMonth } from './types.ts';
+import type { BillingMonth } from '@cc/shared/schemas/billing.ts';
 
 const tier = (v: string | null) => (v == null ? '–' : formatMoney(v));
 

@@ -1,5 +1,4 @@
 /** Display formats of the billing dashboard (spec 000 §9, 001 §9). */
-import { BILLING_TIME_ZONE } from '@cc/shared/constants.ts';
 import { resolvePeriod } from '@cc/shared/billing/periods.ts';
 import { billingToday } from '@cc/shared/time.ts';
 import type { DashboardSettings } from './settings.ts';
@@ -41,22 +40,6 @@ function incrementDigits(digits: string): string {
 /** A percentage as sent by the api ("5", "7.5") for a table cell. */
 export function formatPercent(value: string | null | undefined): string {
   return value == null || value === '' ? '' : `${value}%`;
-}
-
-const clockFormat = new Intl.DateTimeFormat('en-CA', {
-  timeZone: BILLING_TIME_ZONE,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
-
-/** The current US/Pacific time as YYYY/MM/DD HH:mm (spec 001 §9). */
-export function pacificClock(now: number): string {
-  const parts = Object.fromEntries(clockFormat.formatToParts(now).map((p) => [p.type, p.value]));
-  return `${parts.year}/${parts.month}/${parts.day} ${parts.hour}:${parts.minute}`;
 }
 
 /** The {range} of the export file name: the period, or start_end for a customized one. */

@@ -5,14 +5,17 @@
  */
 import { MESSAGES } from '@cc/shared/constants.ts';
 import { addDays, billingToday, isIsoDate } from '@cc/shared/time.ts';
-import type { GroupBy, Period, Provider, TopN } from './types.ts';
+import type { BillingPeriod, BillingProvider, TopN } from '@cc/shared/schemas/billing.ts';
+
+/** How the charts group spend; a screen setting, not a wire value (spec 000 §9: serviceAndProject is shown as Service). */
+export type GroupBy = 'serviceAndProject' | 'projectLabel' | 'resourceLabel';
 
 export interface DashboardSettings {
   groupBy: GroupBy;
-  selectedDate: Period;
+  selectedDate: BillingPeriod;
   startDate: string;
   endDate: string;
-  provider: Provider;
+  provider: BillingProvider;
   projectLabel: string;
   resourceLabel: string;
   /** Empty when all services are selected. */
@@ -30,13 +33,13 @@ export interface SavedBillingSettings {
   selected: DashboardSelected;
 }
 
-export const PROVIDERS: readonly Provider[] = ['gcp', 'aws', 'azure', 'all'];
-export const PERIODS: readonly Period[] = ['7days', '30days', '12months', 'CustomizedPeriod'];
+export const PROVIDERS: readonly BillingProvider[] = ['gcp', 'aws', 'azure', 'all'];
+export const PERIODS: readonly BillingPeriod[] = ['7days', '30days', '12months', 'CustomizedPeriod'];
 export const GROUP_BYS: readonly GroupBy[] = ['serviceAndProject', 'projectLabel', 'resourceLabel'];
 export const TOP_NS: readonly TopN[] = [5, 10, 15, 0];
 
-export const PROVIDER_LABELS: Record<Provider, string> = { gcp: 'GCP', aws: 'AWS', azure: 'Azure', all: 'All' };
-export const PERIOD_LABELS: Record<Period, string> = {
+export const PROVIDER_LABELS: Record<BillingProvider, string> = { gcp: 'GCP', aws: 'AWS', azure: 'Azure', all: 'All' };
+export const PERIOD_LABELS: Record<BillingPeriod, string> = {
   '7days': '7 days',
   '30days': '30 days',
   '12months': '12 months',
@@ -85,7 +88,7 @@ export function validateSettings(s: DashboardSettings): SettingsErrors {
 }
 
 /** Changing the provider resets group by to Service (spec 000 §4). */
-export function withProvider(s: DashboardSettings, provider: Provider): DashboardSettings {
+export function withProvider(s: DashboardSettings, provider: BillingProvider): DashboardSettings {
   return provider === s.provider ? s : { ...s, provider, groupBy: 'serviceAndProject' };
 }
 

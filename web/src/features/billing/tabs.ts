@@ -1,5 +1,6 @@
 import type { ChartKind } from './billingApi.ts';
-import type { GroupBy, Provider } from './types.ts';
+import type { BillingProvider } from '@cc/shared/schemas/billing.ts';
+import type { GroupBy } from './settings.ts';
 
 export interface DashboardTab {
   label: string;
@@ -9,7 +10,7 @@ export interface DashboardTab {
 }
 
 /** Spec 000 §2: the tabs per group by; Project with Service only for provider gcp. */
-export function tabsFor(groupBy: GroupBy, provider: Provider): DashboardTab[] {
+export function tabsFor(groupBy: GroupBy, provider: BillingProvider): DashboardTab[] {
   switch (groupBy) {
     case 'serviceAndProject':
       return [

@@ -1,59 +1,69 @@
+import type {
+  CustomerCreate,
+  CustomerEntity,
+  CustomerUpdate,
+  MemberList,
+  ScriptAnswer,
+  ScriptRequest,
+  ServiceAccessAnswer,
+} from '@cc/shared/schemas/admin.ts';
+import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
 import { api } from '../../app/api.ts';
 
-/** A project template a customer offers for provisioning (spec 000 §3). */
-export interface ProjectTemplate {
-  template_name: string;
-  folder_name?: string;
-  folder_number?: string;
-  project_template?: Record<string, unknown>;
-}
+/**
+ * The customer administration calls (spec 001 §2.4, §2.5, §3). The customer document itself
+ * (`GET /v1/customers/{id}/`) is app/selection/customerApi.ts: the frame reads it for every screen.
+ */
 
-/** The customer document as `GET /v1/customers/{id}/` answers it (spec 000 §3, 001 §3). */
-export interface Customer {
-  customer_id: string;
-  customer_name: string;
-  entity: string | null;
-  /** Comma-separated; the first is the default billing account. */
-  billing_account_id: string;
-  billing_currency: string;
-  billing_viewer: boolean;
-  support_request: boolean;
-  gcp_service_account: boolean;
-  inventory: boolean;
-  system_health_dashboard: boolean;
-  documentation: boolean;
-  workspace_license: boolean;
-  anomaly_detection: boolean;
-  project_provisioning: ProjectTemplate[];
-  [field: string]: unknown;
-}
+/** What the form sends on create and on update; the id names the customer (read-only once created). */
+export type CustomerSave = (CustomerCreate | CustomerUpdate) & { customer_id: string };
 
-/** The per-customer switches that gate menu items and screens (spec 001 §6). */
-export type FeatureFlag =
-  | 'support_request'
-  | 'billing_viewer'
-  | 'inventory'
-  | 'system_health_dashboard'
-  | 'documentation'
-  | 'workspace_license'
-  | 'anomaly_detection';
-
-/** Billing accounts of a customer, default first; spaces are not part of ids (spec 001 §2.4). */
-export function splitBillingAccounts(value: unknown): string[] {
-  if (typeof value !== 'string') return [];
-  return value
-    .split(',')
-    .map((s) => s.replace(/\s+/g, ''))
-    .filter(Boolean);
-}
+const LIST = { type: 'Customer' as const, id: 'LIST' };
 
 export const customersApi = api.injectEndpoints({
   endpoints: (build) => ({
-    getCustomer: build.query<Customer, string>({
-      query: (id) => `/v1/customers/${encodeURIComponent(id)}/`,
-      providesTags: (_result, _error, id) => [{ type: 'Customer', id }],
+    listCustomers: build.query<CustomerDocument[], void>({
+      query: () => '/v1/customers/',
+      providesTags: (result) => [LIST, ...(result ?? []).map((c) => ({ type: 'Customer' as const, id: c.customer_id }))],
+    }),
+    createCustomer: build.mutation<CustomerDocument, CustomerSave>({
+      query: (body) => ({ url: '/v1/customers/', method: 'POST', body }),
+      invalidatesTags: [LIST, { type: 'Session' }],
+    }),
+    updateCustomer: build.mutation<CustomerDocument, CustomerSave>({
+      query: (body) => ({ url: `/v1/customers/${encodeURIComponent(body.customer_id)}/`, method: 'PUT', body }),
+      invalidatesTags: (_r, _e, { customer_id }) => [LIST, { type: 'Customer', id: customer_id }],
+    }),
+    /** The three e-mail lists of a customer (spec 001 §3): access, support notifications, billing alerts. */
+    changeCustomerMembers: build.mutation<CustomerDocument, { id: string; list: MemberList; action: 'add' | 'remove'; users: string[] }>({
+      query: ({ id, list, action, users }) => ({
+        url: `/v1/customers/${encodeURIComponent(id)}/lists/${list}/`,
+        method: action === 'add' ? 'POST' : 'DELETE',
+        body: { users },
+      }),
+      invalidatesTags: (_r, _e, { id }) => [LIST, { type: 'Customer', id }, { type: 'User', id: 'LIST' }],
+    }),
+    getServiceAccess: build.query<ServiceAccessAnswer, string>({
+      query: (id) => `/v1/customers/${encodeURIComponent(id)}/service/access/`,
+      providesTags: (_r, _e, id) => [{ type: 'Customer', id: `${id}/access` }],
+    }),
+    /** The customer's entity as its own users may read it (Customer Settings); nulls when it has none. */
+    getCustomerEntity: build.query<CustomerEntity, string>({
+      query: (id) => `/v1/customers/${encodeURIComponent(id)}/entity/`,
+      providesTags: (_r, _e, id) => [{ type: 'Customer', id }, { type: 'Entity', id: 'LIST' }],
+    }),
+    generateServiceScript: build.mutation<ScriptAnswer, ScriptRequest & { customer_id: string }>({
+      query: (body) => ({ url: `/v1/customers/${encodeURIComponent(body.customer_id)}/service/script/`, method: 'POST', body }),
     }),
   }),
 });
 
-export const { useGetCustomerQuery } = customersApi;
+export const {
+  useListCustomersQuery,
+  useCreateCustomerMutation,
+  useUpdateCustomerMutation,
+  useChangeCustomerMembersMutation,
+  useGetServiceAccessQuery,
+  useGetCustomerEntityQuery,
+  useGenerateServiceScriptMutation,
+} = customersApi;

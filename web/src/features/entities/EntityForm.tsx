@@ -1,14 +1,14 @@
 import { useState, type FormEvent } from 'react';
 import { Button, FormControl, Textarea, TextInput } from '@primer/react';
 import { MESSAGES } from '@cc/shared/constants.ts';
-import type { EntityInput } from './entitiesApi.ts';
+import type { EntityInput } from '@cc/shared/schemas/admin.ts';
 import styles from '../../common/forms.module.css';
 
 export interface EntityFormProps {
-  initial: EntityInput;
+  initial: Required<EntityInput>;
   submitLabel: string;
   busy: boolean;
-  onSubmit: (value: EntityInput) => void;
+  onSubmit: (value: Required<EntityInput>) => void;
   onCancel: () => void;
 }
 

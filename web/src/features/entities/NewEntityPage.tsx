@@ -1,6 +1,6 @@
 import { useLocation } from 'wouter';
-import type { PageProps } from '../../app/routes.ts';
-import { serverDetail } from '../../common/server-detail.ts';
+import type { PageProps } from '../../app/route-types.ts';
+import { serverDetail } from '../../common/api-error.ts';
 import { Page } from '../../common/Page.tsx';
 import { useSnackbar } from '../../common/Snackbar.tsx';
 import { EntityForm } from './EntityForm.tsx';

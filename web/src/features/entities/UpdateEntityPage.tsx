@@ -1,9 +1,8 @@
 import { UnderlinePanels } from '@primer/react/experimental';
 import { useLocation } from 'wouter';
 import { routeParam } from '../../common/route-param.ts';
-import type { PageProps } from '../../app/routes.ts';
-import { errorDetail } from '../../app/api.ts';
-import { serverDetail } from '../../common/server-detail.ts';
+import type { PageProps } from '../../app/route-types.ts';
+import { errorDetail, serverDetail } from '../../common/api-error.ts';
 import { Page, PageLoading, PageMessage } from '../../common/Page.tsx';
 import { MemberList, type MemberChange } from '../../common/MemberList.tsx';
 import { useSnackbar } from '../../common/Snackbar.tsx';

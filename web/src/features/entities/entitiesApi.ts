@@ -1,18 +1,5 @@
+import type { Entity, EntityInput } from '@cc/shared/schemas/admin.ts';
 import { api } from '../../app/api.ts';
-
-/** An entity: a group of customers with its admins (spec 001 §3). */
-export interface Entity {
-  id: string;
-  name: string;
-  email_domain_allowed: string;
-  /** User ids (e-mails). */
-  admins: string[];
-}
-
-export interface EntityInput {
-  name: string;
-  email_domain_allowed: string;
-}
 
 const LIST = { type: 'Entity' as const, id: 'LIST' };
 

@@ -1,12 +1,13 @@
+import type { InvitationInfo } from '@cc/shared/schemas/admin.ts';
 import { api } from '../../app/api.ts';
 
 /** The invitation link's token is the credential: these calls need no sign-in. */
 export const invitationsApi = api.injectEndpoints({
   endpoints: (build) => ({
-    getInvitation: build.query<{ email: string }, string>({
+    getInvitation: build.query<InvitationInfo, string>({
       query: (token) => `/v1/invitations/${encodeURIComponent(token)}`,
     }),
-    acceptInvitation: build.mutation<{ email: string }, { token: string; password: string }>({
+    acceptInvitation: build.mutation<InvitationInfo, { token: string; password: string }>({
       query: ({ token, password }) => ({ url: `/v1/invitations/${encodeURIComponent(token)}`, method: 'POST', body: { password } }),
     }),
   }),

@@ -3,7 +3,7 @@ import { Banner, Button, FormControl, TextInput } from '@primer/react';
 import { AuthCard, authFormClass } from '../../common/AuthCard.tsx';
 import { useDocumentTitle } from '../../common/Page.tsx';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
-import { errorDetail } from '../../app/api.ts';
+import { errorDetail } from '../../common/api-error.ts';
 import { useLoginMutation } from './sessionApi.ts';
 import { noticeDismissed, tokenReceived } from './sessionSlice.ts';
 import { signInWithPopup } from './social-sign-in.ts';

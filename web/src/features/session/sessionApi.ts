@@ -14,9 +14,6 @@ export interface Credentials {
   password: string;
 }
 
-/** Mutations that run in the background: they never show the saving indicator. */
-export const BACKGROUND_ENDPOINTS: ReadonlySet<string> = new Set(['refreshToken', 'setClaims', 'logout', 'logError']);
-
 export const sessionApi = api.injectEndpoints({
   endpoints: (build) => ({
     login: build.mutation<TokenAnswer, Credentials>({

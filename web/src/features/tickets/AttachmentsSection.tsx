@@ -2,20 +2,21 @@ import { useState } from 'react';
 import { Button, Dialog, IconButton, useConfirm } from '@primer/react';
 import { DownloadIcon, FileIcon, PlusIcon, TrashIcon } from '@primer/octicons-react';
 import { useLocation } from 'wouter';
-import { errorDetail } from '../../app/api.ts';
+import { errorDetail } from '../../common/api-error.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
 import { useSnackbar } from '../../common/Snackbar.tsx';
-import { useLogErrorMutation } from '../logs/logsApi.ts';
+import { useLogErrorMutation } from '../../app/logsApi.ts';
 import { AttachmentDropZone } from './AttachmentDropZone.tsx';
 import { useDownloadAttachment, useUploadFiles } from './attachment-transfer.ts';
 import { isFinal, LIMITS } from '@cc/shared/tickets/rules.ts';
 import { ATTACHMENT_REFRESH_MS, TICKET_MESSAGES } from './ticket-rules.ts';
-import { useAddAttachmentMutation, useDeleteAttachmentMutation, ticketsApi, type Attachment, type Ticket } from './ticketsApi.ts';
+import type { TicketAttachment, TicketDetail } from '@cc/shared/schemas/tickets.ts';
+import { useAddAttachmentMutation, useDeleteAttachmentMutation, ticketsApi } from './ticketsApi.ts';
 import { useTicketAccess } from './useTicketAccess.ts';
 import styles from './tickets.module.css';
 
 /** The ticket's files: download any; while the ticket is open, delete (after confirming) and add more. */
-export function AttachmentsSection({ ticket }: { ticket: Ticket }) {
+export function AttachmentsSection({ ticket }: { ticket: TicketDetail }) {
   const id = ticket.id;
   const { canWrite } = useTicketAccess();
   const editable = canWrite && !isFinal(ticket.status);
@@ -28,7 +29,7 @@ export function AttachmentsSection({ ticket }: { ticket: Ticket }) {
   const [adding, setAdding] = useState(false);
   const attachments = ticket.attachments ?? [];
 
-  async function onDownload(attachment: Attachment) {
+  async function onDownload(attachment: TicketAttachment) {
     try {
       await download(attachment);
     } catch (error) {
@@ -38,7 +39,7 @@ export function AttachmentsSection({ ticket }: { ticket: Ticket }) {
     }
   }
 
-  async function onDelete(attachment: Attachment) {
+  async function onDelete(attachment: TicketAttachment) {
     const ok = await confirm({
       title: 'Delete attachment',
       content: TICKET_MESSAGES.confirmDeleteAttachment,

@@ -1,18 +1,19 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { Button, FormControl, Spinner, Textarea } from '@primer/react';
-import { errorDetail } from '../../app/api.ts';
+import { errorDetail } from '../../common/api-error.ts';
 import { useSnackbar } from '../../common/Snackbar.tsx';
 import { isFinal, LIMITS } from '@cc/shared/tickets/rules.ts';
 import { formatTicketDate } from './ticket-dates.ts';
 import { TICKET_MESSAGES } from './ticket-rules.ts';
-import { useAddCommentMutation, useGetCommentsQuery, type Ticket } from './ticketsApi.ts';
+import type { TicketDetail } from '@cc/shared/schemas/tickets.ts';
+import { useAddCommentMutation, useGetCommentsQuery } from './ticketsApi.ts';
 import { useTicketAccess } from './useTicketAccess.ts';
 import styles from './tickets.module.css';
 
 const time = (s: string) => Date.parse(s) || 0;
 
 /** Comments newest first, with a form to add one while the ticket is open (spec 000 §2). */
-export function CommentsSection({ ticket }: { ticket: Ticket }) {
+export function CommentsSection({ ticket }: { ticket: TicketDetail }) {
   const id = ticket.id;
   const { email, canWrite } = useTicketAccess();
   const { data, isLoading } = useGetCommentsQuery(id);

@@ -1,11 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { Banner, Button, FormControl, Radio, RadioGroup, Textarea, TextInput } from '@primer/react';
 import { useLocation } from 'wouter';
-import type { PageProps } from '../../app/routes.ts';
-import { errorDetail } from '../../app/api.ts';
+import type { PageProps } from '../../app/route-types.ts';
+import { errorDetail } from '../../common/api-error.ts';
 import { useAppSelector } from '../../app/hooks.ts';
 import { Page } from '../../common/Page.tsx';
-import { useSelectedCustomer } from '../customers/useCustomerContext.ts';
+import { useSelectedCustomer } from '../../app/selection/useCustomerContext.ts';
 import { AttachmentDropZone } from './AttachmentDropZone.tsx';
 import { useUploadFiles } from './attachment-transfer.ts';
 import { readPrefill } from './prefill.ts';

@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { Button, Dialog, FormControl, Label, Radio, RadioGroup, Textarea } from '@primer/react';
-import { errorDetail } from '../../app/api.ts';
+import { errorDetail } from '../../common/api-error.ts';
 import { useSnackbar } from '../../common/Snackbar.tsx';
 import { LIMITS, SATISFACTION_SCALE } from '@cc/shared/tickets/rules.ts';
 import { formatTicketDate } from './ticket-dates.ts';
 import { satisfactionVariant, TICKET_MESSAGES } from './ticket-rules.ts';
 import { SatisfactionLabel } from './TicketLabels.tsx';
-import { useSetSatisfactionMutation, type Ticket } from './ticketsApi.ts';
+import type { TicketDetail } from '@cc/shared/schemas/tickets.ts';
+import { useSetSatisfactionMutation } from './ticketsApi.ts';
 import { useTicketAccess } from './useTicketAccess.ts';
 import styles from './tickets.module.css';
 
@@ -14,7 +15,7 @@ import styles from './tickets.module.css';
  * Customer satisfaction of a Closed ticket (spec 000 §4): the score and its comment, or 'To be
  * provided' with Provide Feedback (given once, never by an admin).
  */
-export function SatisfactionSection({ ticket }: { ticket: Ticket }) {
+export function SatisfactionSection({ ticket }: { ticket: TicketDetail }) {
   const { admin, canWrite } = useTicketAccess();
   const [giving, setGiving] = useState(false);
   const score = ticket.customer_satisfaction_score;

@@ -3,14 +3,16 @@ import { Banner, Button } from '@primer/react';
 import { PlusIcon, SyncIcon } from '@primer/octicons-react';
 import { useLocation } from 'wouter';
 import { hasPermission } from '@cc/shared/permissions.ts';
-import type { PageProps } from '../../app/routes.ts';
-import { errorDetail } from '../../app/api.ts';
+import type { PageProps } from '../../app/route-types.ts';
+import { errorDetail } from '../../common/api-error.ts';
 import { useAppSelector } from '../../app/hooks.ts';
 import { Page, PageLoading, PageMessage } from '../../common/Page.tsx';
-import { useSelectedCustomer } from '../customers/useCustomerContext.ts';
-import { TicketTable } from './TicketTable.tsx';
-import { TablePager, PAGE_SIZES } from './TablePager.tsx';
-import { useListTicketsQuery, type TicketListItem } from './ticketsApi.ts';
+import { useSelectedCustomer } from '../../app/selection/useCustomerContext.ts';
+import { ListTable } from '../../common/list/ListTable.tsx';
+import { DEFAULT_PAGE_SIZE } from '../../common/list/list-table.ts';
+import { TICKET_COLUMNS, ticketRowName } from './ticket-columns.tsx';
+import type { TicketListItem } from '@cc/shared/schemas/tickets.ts';
+import { useListTicketsQuery } from './ticketsApi.ts';
 import { PENDING_POLL_MS } from './ticket-rules.ts';
 import styles from './tickets.module.css';
 
@@ -24,7 +26,7 @@ export function TicketListPage({ route }: PageProps) {
   const { selected } = useSelectedCustomer();
   const [pending, setPending] = useState(false);
   const [page, setPage] = useState(0);
-  const [pageSize, setPageSize] = useState<number>(PAGE_SIZES[0]);
+  const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
   // another customer picked in the header: back to its first page
   const [pagedFor, setPagedFor] = useState(selected?.id);
   if (pagedFor !== selected?.id) {
@@ -68,19 +70,26 @@ export function TicketListPage({ route }: PageProps) {
       ) : !error && total === 0 ? (
         <PageMessage>No tickets yet.</PageMessage>
       ) : tickets.length > 0 ? (
-        <>
-          <TicketTable tickets={tickets} onOpen={(id) => navigate(`/supportrequest/view/${encodeURIComponent(id)}`)} />
-          <TablePager
-            total={total}
-            page={page}
-            pageSize={pageSize}
-            onPage={setPage}
-            onPageSize={(size) => {
+        <ListTable
+          title="Tickets"
+          hideTitle
+          rows={tickets}
+          rowId={(t) => t.id}
+          rowName={ticketRowName}
+          columns={TICKET_COLUMNS}
+          emptyText="No tickets yet."
+          onOpen={(t) => navigate(`/supportrequest/view/${encodeURIComponent(t.id)}`)}
+          paging={{
+            pageIndex: page,
+            pageSize,
+            total,
+            onPage: setPage,
+            onPageSize: (size) => {
               setPageSize(size);
               setPage(0);
-            }}
-          />
-        </>
+            },
+          }}
+        />
       ) : null}
     </Page>
   );

@@ -1,19 +1,20 @@
 import { useState } from 'react';
 import { FormControl, Select } from '@primer/react';
-import { errorDetail } from '../../app/api.ts';
+import { errorDetail } from '../../common/api-error.ts';
 import { useSnackbar } from '../../common/Snackbar.tsx';
 import { CommentDialog } from './CommentDialog.tsx';
 import { isTicketPriority, priorityChangeable, PRIORITY_MEANINGS, statusChangeable, TICKET_PRIORITIES, TICKET_STATUSES } from '@cc/shared/tickets/rules.ts';
 import { firstResponseBucket, formatTicketDate } from './ticket-dates.ts';
 import { TICKET_MESSAGES } from './ticket-rules.ts';
-import { useGetTransitionsQuery, useSetPriorityMutation, useSetStatusMutation, type Ticket } from './ticketsApi.ts';
+import type { TicketDetail } from '@cc/shared/schemas/tickets.ts';
+import { useGetTransitionsQuery, useSetPriorityMutation, useSetStatusMutation } from './ticketsApi.ts';
 import { useTicketAccess } from './useTicketAccess.ts';
 import styles from './tickets.module.css';
 
 type Change = { field: 'status' | 'priority'; from: string; to: string };
 
 /** Status and Priority selectors, then Created, First Response (with its bucket) and Updated. */
-export function TicketSidePanel({ ticket }: { ticket: Ticket }) {
+export function TicketSidePanel({ ticket }: { ticket: TicketDetail }) {
   const { email, transitionRole, canWrite } = useTicketAccess();
   const { show } = useSnackbar();
   const [change, setChange] = useState<Change | null>(null);

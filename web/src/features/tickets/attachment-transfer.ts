@@ -1,7 +1,8 @@
 import { useCallback } from 'react';
 import { useAppSelector } from '../../app/hooks.ts';
-import { errorDetail } from '../../app/api.ts';
-import { useSignedUploadUrlMutation, type Attachment } from './ticketsApi.ts';
+import { errorDetail } from '../../common/api-error.ts';
+import type { TicketAttachment } from '@cc/shared/schemas/tickets.ts';
+import { useSignedUploadUrlMutation } from './ticketsApi.ts';
 
 /**
  * Sends a file to a signed upload address. No bearer token: the address carries its own signature,
@@ -51,7 +52,7 @@ export function useUploadFiles() {
 export function useDownloadAttachment() {
   const token = useAppSelector((s) => s.session.token);
   return useCallback(
-    async (attachment: Attachment): Promise<void> => {
+    async (attachment: TicketAttachment): Promise<void> => {
       const url = new URL(attachment.url, window.location.origin);
       // Our own api wants the session; anyone else's address must not receive it.
       const headers: Record<string, string> = url.origin === window.location.origin && token ? { authorization: `Bearer ${token}` } : {};

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useLocation } from 'wouter';
-import type { PageProps } from '../../app/routes.ts';
-import { errorDetail } from '../../app/api.ts';
+import type { PageProps } from '../../app/route-types.ts';
+import { errorDetail } from '../../common/api-error.ts';
 import { Page } from '../../common/Page.tsx';
 import { MessageDialog } from '../../common/MessageDialog.tsx';
 import { useSnackbar } from '../../common/Snackbar.tsx';

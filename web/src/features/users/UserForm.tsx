@@ -1,7 +1,7 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { Button, FormControl, Select, TextInput } from '@primer/react';
 import { ROLES, ROLE_LABELS, type Role } from '@cc/shared/permissions.ts';
-import { useListCustomersQuery } from '../customermanagement/customerManagementApi.ts';
+import { useListCustomersQuery } from '../customers/customersApi.ts';
 import { useListEntitiesQuery } from '../entities/entitiesApi.ts';
 import { TransferList, type TransferCustomer } from './TransferList.tsx';
 import type { UserFormErrors } from './user-form.ts';

@@ -3,14 +3,15 @@ import { Button, Label } from '@primer/react';
 import { PlusIcon, TrashIcon } from '@primer/octicons-react';
 import { useLocation } from 'wouter';
 import { ROLE_LABELS } from '@cc/shared/permissions.ts';
-import type { PageProps } from '../../app/routes.ts';
-import { errorDetail } from '../../app/api.ts';
+import type { PageProps } from '../../app/route-types.ts';
+import { errorDetail } from '../../common/api-error.ts';
 import { Page } from '../../common/Page.tsx';
-import { DataList, type DataListColumn } from '../../common/DataList.tsx';
+import { ListTable, type ListColumn } from '../../common/list/ListTable.tsx';
 import { ConfirmDialog } from '../../common/ConfirmDialog.tsx';
 import { MessageDialog } from '../../common/MessageDialog.tsx';
 import { useSnackbar } from '../../common/Snackbar.tsx';
-import { USER_PAGE_SIZE, useDeleteUsersMutation, useListUsersQuery, type AdminUser } from './usersApi.ts';
+import type { AdminUser } from '@cc/shared/schemas/admin.ts';
+import { USER_PAGE_SIZE, useDeleteUsersMutation, useListUsersQuery } from './usersApi.ts';
 import { useUserEvents } from './useUserEvents.ts';
 
 /** Spec 001 §2.7, §8: a user without a role entry reads 'user not found'. */
@@ -18,10 +19,12 @@ export const roleText = (u: AdminUser) => (u.role ? ROLE_LABELS[u.role] : 'user 
 const entitiesText = (u: AdminUser) => u.entities.join(', ');
 const customersText = (u: AdminUser) => u.customers.map((c) => c.name).join(', ');
 
-const COLUMNS: DataListColumn<AdminUser>[] = [
+const COLUMNS: ListColumn<AdminUser>[] = [
   {
+    id: 'email',
     header: 'Email',
-    cell: (u) =>
+    text: (u) => u.email,
+    render: (u) =>
       u.invitation_pending ? (
         <span>
           {u.email} <Label variant="attention">Invited</Label>
@@ -29,12 +32,11 @@ const COLUMNS: DataListColumn<AdminUser>[] = [
       ) : (
         u.email
       ),
-    text: (u) => u.email,
     width: 'minmax(14rem, 2fr)',
   },
-  { header: 'Role', cell: roleText, text: roleText, width: 'minmax(8rem, 1fr)' },
-  { header: 'Entities', cell: entitiesText, text: entitiesText },
-  { header: 'Customer Access', cell: customersText, text: customersText, width: 'minmax(12rem, 2fr)' },
+  { id: 'role', header: 'Role', text: roleText, width: 'minmax(8rem, 1fr)' },
+  { id: 'entities', header: 'Entities', text: entitiesText, width: 'minmax(8rem, 1fr)' },
+  { id: 'customers', header: 'Customer Access', text: customersText, width: 'minmax(12rem, 2fr)' },
 ];
 
 /** Debounces the filter box so each keystroke does not query the api. */
@@ -78,18 +80,16 @@ export function UserListPage({ route }: PageProps) {
 
   return (
     <Page title={route.title}>
-      <DataList
+      <ListTable
         title="Users"
         rows={rows}
         rowId={(u) => u.id}
         columns={COLUMNS}
-        filterable
         filter={{ value: filter, onChange: setFilter }}
-        paging={{ pageIndex, pageSize: USER_PAGE_SIZE, total: data?.total ?? 0, onPageChange: setPageIndex }}
-        selected={selected}
-        onSelectedChange={setSelected}
+        paging={{ pageIndex, pageSize: USER_PAGE_SIZE, total: data?.total ?? 0, onPage: setPageIndex }}
+        selection={{ selected, onChange: setSelected }}
         loading={isLoading || isFetching}
-        empty={error ? (errorDetail(error) ?? 'Error loading users') : 'No users'}
+        emptyText={error ? (errorDetail(error) ?? 'Error loading users') : 'No users'}
         onOpen={(u) => navigate(`/usermanagement/update/${encodeURIComponent(u.id)}`)}
         actions={
           <>

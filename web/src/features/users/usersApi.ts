@@ -1,39 +1,14 @@
-import type { Role } from '@cc/shared/permissions.ts';
+import type {
+  AdminUser,
+  DeleteUsersAnswer,
+  InvitationSent,
+  InviteAnswer,
+  InviteBody,
+  UserListQuery,
+  UserPage,
+  UserUpdate,
+} from '@cc/shared/schemas/admin.ts';
 import { api } from '../../app/api.ts';
-
-/** A customer a user may access; entity_name null reads 'No Entity' (spec 001 §2.7). */
-export interface UserCustomer {
-  id: string;
-  name: string;
-  entity: string | null;
-  entity_name: string | null;
-}
-
-/** A row of the user list (spec 001 §2.7, shared/src/schemas/admin.ts AdminUser). */
-export interface AdminUser {
-  id: string;
-  email: string;
-  /** null: no user entry → 'user not found'. */
-  role: Role | null;
-  email_verified: boolean;
-  invitation_pending: boolean;
-  /** Entity names of the user's customers, 'No Entity' for a customer without one. */
-  entities: string[];
-  customers: UserCustomer[];
-}
-
-export interface UserPage {
-  users: AdminUser[];
-  total: number;
-  page: number;
-  page_size: number;
-}
-
-export interface UserListArgs {
-  page?: number;
-  page_size?: number;
-  q?: string;
-}
 
 /** Spec 001 §9: the user table shows 100 rows a page. */
 export const USER_PAGE_SIZE = 100;
@@ -44,7 +19,7 @@ const LIST = { type: 'User' as const, id: 'LIST' };
 
 export const usersApi = api.injectEndpoints({
   endpoints: (build) => ({
-    listUsers: build.query<UserPage, UserListArgs>({
+    listUsers: build.query<UserPage, UserListQuery>({
       query: ({ page = 0, page_size = USER_PAGE_SIZE, q }) => ({ url: '/v1/users/', params: { page, page_size, ...(q ? { q } : {}) } }),
       providesTags: (result) => [LIST, ...(result?.users ?? []).map((u) => ({ type: 'User' as const, id: u.id }))],
     }),
@@ -52,19 +27,19 @@ export const usersApi = api.injectEndpoints({
       query: (id) => `/v1/users/${encodeURIComponent(id)}/`,
       providesTags: (_r, _e, id) => [{ type: 'User', id }],
     }),
-    inviteUsers: build.mutation<{ invited: AdminUser[] }, { emails: string; role: Role; customers: string[] }>({
+    inviteUsers: build.mutation<InviteAnswer, Required<InviteBody>>({
       query: (body) => ({ url: '/v1/users/', method: 'POST', body }),
       invalidatesTags: [LIST, 'Customer', { type: 'Entity', id: 'LIST' }],
     }),
-    updateUser: build.mutation<AdminUser, { id: string; email: string; role: Role; customers: string[] }>({
+    updateUser: build.mutation<AdminUser, { id: string } & Required<UserUpdate>>({
       query: ({ id, ...body }) => ({ url: `/v1/users/${encodeURIComponent(id)}/`, method: 'PUT', body }),
       invalidatesTags: (_r, _e, { id }) => [LIST, { type: 'User', id }, 'Customer', 'Entity'],
     }),
-    deleteUsers: build.mutation<{ deleted: number }, string[]>({
+    deleteUsers: build.mutation<DeleteUsersAnswer, string[]>({
       query: (users) => ({ url: '/v1/users/', method: 'DELETE', body: { users } }),
       invalidatesTags: [LIST, 'Customer', 'Entity'],
     }),
-    resendInvitation: build.mutation<{ email: string }, string>({
+    resendInvitation: build.mutation<InvitationSent, string>({
       query: (id) => ({ url: `/v1/users/${encodeURIComponent(id)}/invitation/`, method: 'POST' }),
     }),
   }),

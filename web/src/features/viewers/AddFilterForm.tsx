@@ -1,9 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { Banner, Button, Checkbox, CheckboxGroup, ConfirmationDialog, FormControl, Heading, Select } from '@primer/react';
-import { errorDetail } from '../../app/api.ts';
+import { errorDetail } from '../../common/api-error.ts';
 import { useSnackbar } from '../../common/Snackbar.tsx';
-import { useGetLabelSettingsQuery } from '../alerts/labelSettingsApi.ts';
-import { useAddViewerFilterMutation, type Viewer } from './viewersApi.ts';
+import { useGetBillingSettingsQuery } from '../billing/billingApi.ts';
+import type { Viewer } from '@cc/shared/schemas/insights.ts';
+import { useAddViewerFilterMutation } from './viewersApi.ts';
 import styles from './ViewersPage.module.css';
 
 /**
@@ -13,7 +14,7 @@ import styles from './ViewersPage.module.css';
  */
 export function AddFilterForm({ customerId, billingAccountId, viewers }: { customerId: string; billingAccountId: string; viewers: Viewer[] }) {
   const { show } = useSnackbar();
-  const settings = useGetLabelSettingsQuery({ customerId, billingAccountId });
+  const settings = useGetBillingSettingsQuery({ customer: customerId, billingAccountId });
   const [addFilter, { isLoading: adding }] = useAddViewerFilterMutation();
   const [users, setUsers] = useState<string[]>([]);
   const [labelKey, setLabelKey] = useState('');

@@ -1,15 +1,16 @@
 import { useState } from 'react';
 import { Banner, Button, ConfirmationDialog, Label } from '@primer/react';
 import { hasPermission } from '@cc/shared/permissions.ts';
-import type { PageProps } from '../../app/routes.ts';
-import { errorDetail } from '../../app/api.ts';
+import type { PageProps } from '../../app/route-types.ts';
+import { errorDetail } from '../../common/api-error.ts';
 import { useAppSelector } from '../../app/hooks.ts';
 import { Page } from '../../common/Page.tsx';
-import { ListTable, type ListColumn } from '../../common/ListTable.tsx';
+import { ListTable, type ListColumn } from '../../common/list/ListTable.tsx';
 import { useSnackbar } from '../../common/Snackbar.tsx';
-import { useSelectedCustomer } from '../customers/useCustomerContext.ts';
+import { useSelectedCustomer } from '../../app/selection/useCustomerContext.ts';
 import { FirstAccountOnly } from '../alerts/FirstAccountOnly.tsx';
-import { useGetViewersQuery, useRemoveViewerFiltersMutation, type Viewer } from './viewersApi.ts';
+import type { Viewer } from '@cc/shared/schemas/insights.ts';
+import { useGetViewersQuery, useRemoveViewerFiltersMutation } from './viewersApi.ts';
 import { AddFilterForm } from './AddFilterForm.tsx';
 import styles from './ViewersPage.module.css';
 
@@ -104,7 +105,10 @@ function ViewersScreen({ title, customerId, billingAccountId }: { title: string;
             columns={columns}
             loading={isFetching && !currentData}
             emptyText="This customer has no viewers"
+            filter="client"
+            columnChooser
             initialSort={{ columnId: 'user', direction: 'ASC' }}
+            paging="client"
           />
           {canAdd ? <AddFilterForm customerId={customerId} billingAccountId={billingAccountId} viewers={viewers} /> : null}
         </>

@@ -1,21 +1,5 @@
+import type { Viewer, ViewerFilterAddBody } from '@cc/shared/schemas/insights.ts';
 import { api } from '../../app/api.ts';
-
-export interface ProjectLabelFilter {
-  label_key: string;
-  label_value: string;
-}
-
-/** A customerViewer with access to the customer and their project-label filter (empty = sees nothing). */
-export interface Viewer {
-  user: string;
-  project_label: ProjectLabelFilter[];
-}
-
-export interface AddFilterInput {
-  users: string[];
-  label_key: string;
-  label_value: string;
-}
 
 const base = (customer: string) => `/v1/viewers/${encodeURIComponent(customer)}/`;
 const listTag = (customer: string) => ({ type: 'Viewer' as const, id: `LIST/${customer}` });
@@ -27,7 +11,7 @@ export const viewersApi = api.injectEndpoints({
       query: (customer) => base(customer),
       providesTags: (_r, _e, customer) => [listTag(customer)],
     }),
-    addViewerFilter: build.mutation<Viewer[], { customer: string; filter: AddFilterInput }>({
+    addViewerFilter: build.mutation<Viewer[], { customer: string; filter: ViewerFilterAddBody }>({
       query: ({ customer, filter }) => ({ url: `${base(customer)}filters/`, method: 'POST', body: filter }),
       // The data is reloaded after every change (spec 001 §4); a viewer's billing answers change too.
       invalidatesTags: (_r, _e, { customer }) => [listTag(customer), 'Billing', 'Anomaly'],

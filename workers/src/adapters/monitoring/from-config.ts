@@ -1,19 +1,13 @@
-/**
- * The monitoring service the configuration names (MONITORING=local|grafana). Typed by the settings it reads, not by
- * Config, until those settings join shared/src/config.ts (docs/monitoring.md lists them): Config will then fit as is.
- */
+/** The monitoring service the configuration names (MONITORING=local|grafana). */
+import type { Config } from '@cc/shared/config.ts';
 import type { MonitoringService } from '@cc/shared/ports/monitoring.ts';
 import { grafanaMonitoringService, serviceAccountKeyFromDir } from './grafana.ts';
 import { localMonitoringService } from './local.ts';
 
-export interface MonitoringSettings {
-  MONITORING: 'local' | 'grafana';
-  GRAFANA_URL: string;
-  GRAFANA_PUBLIC_URL: string;
-  GRAFANA_ADMIN_USER: string;
-  GRAFANA_ADMIN_PASSWORD: string;
-  GRAFANA_GCM_KEY_DIR: string;
-}
+export type MonitoringSettings = Pick<
+  Config,
+  'MONITORING' | 'GRAFANA_URL' | 'GRAFANA_PUBLIC_URL' | 'GRAFANA_ADMIN_USER' | 'GRAFANA_ADMIN_PASSWORD' | 'GRAFANA_GCM_KEY_DIR'
+>;
 
 export function monitoringServiceFromConfig(config: MonitoringSettings): MonitoringService {
   if (config.MONITORING === 'grafana') {

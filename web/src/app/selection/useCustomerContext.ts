@@ -1,0 +1,52 @@
+import { useCallback } from 'react';
+import type { CustomerRef } from '@cc/shared/claims.ts';
+import { useAppDispatch, useAppSelector } from '../hooks.ts';
+import { SELECTED_CUSTOMER_COOKIE, readCookie, writeCookie } from '../../common/cookies.ts';
+import { billingAccountSelected, customerSelected } from './selectionSlice.ts';
+import { splitBillingAccounts, useGetCustomerQuery } from './customerApi.ts';
+import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
+
+const NO_CUSTOMERS: CustomerRef[] = [];
+
+/**
+ * The selected customer (spec 001 §4): the stored selection if it is one of the user's customers,
+ * otherwise the first one. `select` stores the choice in the `selectedCustomer` cookie.
+ */
+export function useSelectedCustomer() {
+  const dispatch = useAppDispatch();
+  const customers = useAppSelector((s) => s.session.claims?.customers ?? NO_CUSTOMERS);
+  const wish = useAppSelector((s) => s.selection.customerId) ?? readCookie(SELECTED_CUSTOMER_COOKIE);
+  const selected = customers.find((c) => c.id === wish) ?? customers[0] ?? null;
+  const select = useCallback(
+    (customerId: string) => {
+      writeCookie(SELECTED_CUSTOMER_COOKIE, customerId);
+      dispatch(customerSelected({ customerId }));
+    },
+    [dispatch],
+  );
+  return { customers, selected, select };
+}
+
+/**
+ * The selected customer's document. There is no customer yet, or the call failed: `customer` is
+ * null, which reads as every feature off and no billing account.
+ */
+export function useCurrentCustomer(): { customer: CustomerDocument | null; isLoading: boolean; isError: boolean } {
+  const { selected } = useSelectedCustomer();
+  // currentData, not data: while switching customers the previous customer's flags must not gate
+  // the new one's pages.
+  const { currentData, isFetching, isError } = useGetCustomerQuery(selected?.id ?? '', { skip: !selected });
+  const customer = !isError && currentData ? currentData : null;
+  return { customer, isLoading: !customer && !isError && isFetching, isError };
+}
+
+/** The selected customer's billing accounts; the chosen one if still valid, else the first. */
+export function useBillingAccounts() {
+  const dispatch = useAppDispatch();
+  const { customer } = useCurrentCustomer();
+  const accounts = splitBillingAccounts(customer?.billing_account_id);
+  const wish = useAppSelector((s) => s.selection.billingAccountId);
+  const active = wish && accounts.includes(wish) ? wish : (accounts[0] ?? null);
+  const select = useCallback((billingAccountId: string) => dispatch(billingAccountSelected({ billingAccountId })), [dispatch]);
+  return { accounts, active, select };
+}

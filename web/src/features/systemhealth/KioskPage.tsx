@@ -1,0 +1,76 @@
+import { useMemo } from 'react';
+import { Banner } from '@primer/react';
+import type { HealthFigures } from '@cc/shared/schemas/monitoring.ts';
+import type { PageProps } from '../../app/route-types.ts';
+import { useDocumentTitle, PageLoading } from '../../common/Page.tsx';
+import { errorDetail } from '../../common/api-error.ts';
+import { formatListTimestamp } from '../../common/dates.ts';
+import { ListTable, type ListColumn } from '../../common/list/ListTable.tsx';
+import { useGetHealthFiguresQuery } from './systemHealthApi.ts';
+import { alertsFigure, formatMinutes, monthToDateFigure, spendFigure, ticketsFigure } from './health-charts.ts';
+import { HealthPlot } from './HealthPlot.tsx';
+import styles from './Kiosk.module.css';
+
+type Ticket = HealthFigures['tickets'][number];
+type Freshness = HealthFigures['freshness'][number];
+const TICKET_COLUMNS: readonly ListColumn<Ticket>[] = [
+  { id: 'priority', header: 'Priority', text: (r) => r.priority },
+  { id: 'open', header: 'Open', align: 'end', text: (r) => String(r.open), sortValue: (r) => r.open },
+  { id: 'awaiting', header: 'Awaiting first response', align: 'end', text: (r) => String(r.awaiting_first_response), sortValue: (r) => r.awaiting_first_response },
+  { id: 'oldest', header: 'Oldest waiting', align: 'end', text: (r) => formatMinutes(r.oldest_awaiting_minutes), sortValue: (r) => r.oldest_awaiting_minutes ?? -1 },
+  { id: 'mean', header: 'Mean first response', align: 'end', text: (r) => formatMinutes(r.mean_first_response_minutes), sortValue: (r) => r.mean_first_response_minutes ?? -1 },
+];
+const FRESHNESS_COLUMNS: readonly ListColumn<Freshness>[] = [
+  { id: 'account', header: 'Billing account', text: (r) => r.billing_account_id },
+  { id: 'usage', header: 'Latest usage day', text: (r) => r.last_usage_date ?? '–' },
+  { id: 'ingest', header: 'Last ingest', text: (r) => (r.last_ingest_at ? formatListTimestamp(r.last_ingest_at) : '–') },
+  { id: 'status', header: 'Latest batch', text: (r) => r.last_batch_status ?? '–' },
+];
+
+/**
+ * The built-in System Health dashboard (MONITORING=local), shown in the System Health iframe in kiosk mode: no app
+ * shell, the customer's figures only (the api checks the tenant). Per project spend against its 28-day mean and
+ * month to date with open anomalies, alerts against quotas, open tickets, billing freshness and failing jobs.
+ */
+export function KioskPage({ route, params }: PageProps) {
+  useDocumentTitle(route.title);
+  const customerId = params.id ?? '';
+  const { currentData: f, error, isLoading } = useGetHealthFiguresQuery(customerId, { skip: !customerId, pollingInterval: 5 * 60_000 });
+  const charts = useMemo(() => (f ? { spend: spendFigure(f), mtd: monthToDateFigure(f), alerts: alertsFigure(f), tickets: ticketsFigure(f) } : null), [f]);
+
+  if (isLoading) return <PageLoading label="Loading dashboard" />;
+  if (!f || !charts) {
+    return (
+      <main className={styles.kiosk}>
+        <Banner variant="critical" title="The dashboard could not be loaded" description={errorDetail(error) ?? 'Please try again...'} />
+      </main>
+    );
+  }
+  const noProjects = f.projects.length === 0 ? 'No project had spend in the last 28 days' : null;
+  return (
+    <main className={styles.kiosk} aria-label="System Health dashboard">
+      <JobsBanner jobs={f.jobs} />
+      <div className={styles.grid}>
+        <HealthPlot title={`Yesterday (${f.yesterday}) against the 28-day mean`} figure={charts.spend} empty={noProjects} />
+        <HealthPlot title={`Month to date and open anomalies (${f.anomaly_date})`} figure={charts.mtd} empty={noProjects} />
+        <HealthPlot title="Alerts: month to date against quota" figure={charts.alerts} empty={f.alerts.length === 0 ? 'No billing alerts' : null} />
+        <HealthPlot title="Open tickets by priority" figure={charts.tickets} empty={null} />
+      </div>
+      <div className={styles.grid}>
+        <ListTable title="First responses" rows={f.tickets} rowId={(r) => r.priority} columns={TICKET_COLUMNS} emptyText="No tickets" sortable={false} />
+        <ListTable title="Billing data freshness" rows={f.freshness} rowId={(r) => r.billing_account_id} columns={FRESHNESS_COLUMNS} emptyText="No billing account" sortable={false} />
+      </div>
+    </main>
+  );
+}
+
+function JobsBanner({ jobs }: { jobs: HealthFigures['jobs'] }) {
+  if (!jobs.failing) return <Banner variant="success" title="Jobs" description="No failing jobs" hideTitle />;
+  const reasons = [
+    ...jobs.failing_ingest_accounts.map((a) => `billing ingest of ${a} failed`),
+    ...(jobs.ticket_sync_failures ? [`${jobs.ticket_sync_failures} ticket changes could not be synchronised`] : []),
+    ...(jobs.anomaly_run_missing ? ['anomaly detection has not run'] : []),
+    ...(jobs.monitoring_failed ? ['the last dashboard initialise or rebuild failed'] : []),
+  ];
+  return <Banner variant="critical" title="Failing jobs" description={reasons.join('; ')} />;
+}
