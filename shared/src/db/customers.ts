@@ -65,7 +65,7 @@ export interface TenantCustomer extends CustomerBilling {
 export async function findTenantCustomer(db: Queryable, customerId: string, caller: { admin: boolean; userId: string }): Promise<TenantCustomer | null> {
   const { rows } = await db.query<TenantCustomer>(
     `SELECT customer_id, customer_name, support_request, billing_viewer, anomaly_detection,
-            system_health_dashboard, service_account_email, ${BILLING_COLUMNS}
+            system_health_dashboard, service_account_email,
             workspace_license, domain_name, documentation, drive_id, ${BILLING_COLUMNS}
        FROM customer c
       WHERE c.customer_id = $1
