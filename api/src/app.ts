@@ -40,6 +40,8 @@ import invitationRoutes from './routes/invitations/index.ts';
 import monitoringRoutes from './routes/monitoring/index.ts';
 import provisioningRoutes from './routes/provisioning/index.ts';
 import inventoryRoutes from './routes/inventory/index.ts';
+import licenseRoutes from './routes/licenses/index.ts';
+import playbookRoutes from './routes/playbook/index.ts';
 
 /**
  * Fastify's two info lines per request (and one per unknown route) bury start-up messages, warnings and errors
@@ -108,6 +110,8 @@ export async function buildApp(given: Config, opts: { logger?: boolean; logStrea
   await app.register(monitoringRoutes);
   await app.register(provisioningRoutes);
   await app.register(inventoryRoutes);
+  await app.register(licenseRoutes);
+  await app.register(playbookRoutes);
   if (config.OIDC === 'local') {
     await app.register(localOidcProvider, {
       prefix: '/oidc',

@@ -17,4 +17,8 @@ export const errors = {
   userNotFound: createError('CC_ERR_USER_NOT_FOUND', 'User not found', 404),
   badRequest: createError('CC_ERR_BAD_REQUEST', '%s', 400),
   notFound: createError('CC_ERR_NOT_FOUND', '%s', 404),
+  /** The request contradicts the resource's state (an order already decided, a license already there). */
+  conflict: createError('CC_ERR_CONFLICT', '%s', 409),
+  /** An external provider (Google Workspace) refused or failed; the detail carries its message. */
+  providerFailed: createError('CC_ERR_PROVIDER_FAILED', '%s', 502),
 };

@@ -15,6 +15,8 @@ export type TenantRule =
   | { params: string }
   | { query: string }
   | { body: string }
+  /** The path parameter `domain` names the customer by its Workspace domain_name (the licenses routes, spec 001 §7). */
+  | { domain: string }
   /**
    * For routes that name a resource rather than a customer: return its customer id, null when it does not exist,
    * or undefined when the request names no existing customer (a route creating one).

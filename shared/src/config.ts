@@ -122,6 +122,16 @@ export const SETTINGS = {
   PROVISIONING_POLL_INTERVAL_MS: setting(int(1, 600000), '5000', 'pause between two looks at a project creation operation'),
   PROVISIONING_MAX_POLLS: setting(int(1, 1000), '12', 'looks at a creation operation per job attempt; then the attempt ends and the queue retries later'),
   INVENTORY: setting(oneOf('local', 'real'), 'local', 'asset inventory source: local (an estate built from the customer’s billing projects) or real (Cloud Asset Inventory and Recommender as its service account)'),
+  // Workspace licenses and Playbook (issue 16)
+  WORKSPACE: setting(oneOf('local', 'real'), 'local', 'Google Workspace seats: local (a tenant per domain kept in PostgreSQL) or real (Reseller and License Manager APIs)'),
+  GOOGLE_WORKSPACE_KEY_FILE: setting(str, '', 'service account JSON key with domain-wide delegation (WORKSPACE=real, PLAYBOOK=real)'),
+  WORKSPACE_ADMIN: setting(str, '', 'reseller admin the service account acts as (WORKSPACE=real)'),
+  WORKSPACE_ROOT_URL: setting(str, '', 'root URL of the Reseller and License Manager APIs (empty: Google; a test server in tests)'),
+  PLAYBOOK: setting(oneOf('local', 'real'), 'local', 'playbook documents: local (folders on disk) or real (Google Drive)'),
+  PLAYBOOK_DIR: setting(str, 'var/playbooks', 'directory with one folder of documents per drive_id (PLAYBOOK=local)'),
+  PLAYBOOK_BUILTIN_FOLDER: setting(str, 'builtin', 'folder listed for customers without a drive_id: a Drive folder id (PLAYBOOK=real); locally, builtin = the runbooks in infra/playbooks'),
+  PLAYBOOK_SUBJECT: setting(str, '', 'user the service account acts as on Drive (PLAYBOOK=real; empty: the service account itself)'),
+  PLAYBOOK_ROOT_URL: setting(str, '', 'root URL of the Drive API (empty: Google; a test server in tests)'),
 };
 
 type Settings = typeof SETTINGS;
@@ -164,6 +174,10 @@ export function loadConfig(env: Record<string, string | undefined> = readEnviron
     throw new ConfigError('ATTACHMENT_BUCKET and ATTACHMENT_GCS_KEY_FILE are required when ATTACHMENT_STORE=gcs');
   }
   checkMonitoring(config);
+  if (config.WORKSPACE === 'real' && (!config.GOOGLE_WORKSPACE_KEY_FILE || !config.WORKSPACE_ADMIN)) {
+    throw new ConfigError('GOOGLE_WORKSPACE_KEY_FILE and WORKSPACE_ADMIN are required when WORKSPACE=real');
+  }
+  if (config.PLAYBOOK === 'real' && !config.GOOGLE_WORKSPACE_KEY_FILE) throw new ConfigError('GOOGLE_WORKSPACE_KEY_FILE is required when PLAYBOOK=real');
   return config;
 }
 

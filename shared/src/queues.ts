@@ -42,6 +42,12 @@ export const MaintenanceCommand = Type.Object({
 
 const ISO_DATE = '^\\d{4}-\\d{2}-\\d{2}$';
 
+/** Reads the seats of one customer's licenses (or every customer's) from Workspace, then places the automatic orders due. */
+export const LicenseSyncCommand = Type.Object({
+  customer_id: Type.Optional(Type.String({ minLength: 1 })),
+});
+export type LicenseSyncCommand = Static<typeof LicenseSyncCommand>;
+
 /** Detects anomalies for one customer (or every customer with anomaly_detection on) for one day. */
 export const AnomalyDetectCommand = Type.Object({
   customer_id: Type.Optional(Type.String({ minLength: 1 })),
@@ -95,6 +101,8 @@ export const QUEUES = {
   'inventory-sync': define({ job: 'inventory.sync', payload: InventorySyncCommand, jobId: inventorySyncJobId, options: INVENTORY_SYNC_OPTIONS }),
   /** Sends markClaimed / markSucceeded for recommendations that support tickets took on. */
   'inventory-claims': define({ job: 'inventory.claims', payload: InventoryClaimsCommand, jobId: inventoryClaimsJobId }),
+  /** Workspace seats into the licenses, then one automatic order per threshold crossing (e-mailed through notify). */
+  license: define({ job: 'license.sync', payload: LicenseSyncCommand, jobId: (d) => `license-${idPart(d.customer_id ?? 'all')}-${Date.now()}` }),
 } as const;
 
 export type QueueName = keyof typeof QUEUES;
@@ -124,6 +132,7 @@ export const SCHEDULES: ({ id: string; pattern: string } & JobItem)[] = [
   { id: 'inventory-sync-nightly', queue: 'inventory-sync', name: 'inventory.sync', pattern: '0 4 * * *', data: {} },
   // Catches ticket keys and statuses the ticket sync pulled in (the api enqueues at once for changes made here).
   { id: 'inventory-claims-sweep', queue: 'inventory-claims', name: 'inventory.claims', pattern: '*/10 * * * *', data: {} },
+  { id: 'license-sync-nightly', queue: 'license', name: 'license.sync', pattern: '30 4 * * *', data: {} },
 ];
 export const SCHEDULE_TIME_ZONE = 'America/Los_Angeles';
 

@@ -33,12 +33,21 @@ const PROBE_VALUES: Record<string, string> = {
   attachment_id: '00000000-0000-4000-8000-0000000a0a00',
   role: 'customer',
   state: 'Open',
+  // licenses: a license and an order that do not exist, so only the guard can refuse
+  sku_id: '1010020028',
+  order_id: '00000000-0000-4000-8000-00000000c0de',
+  approve: 'true',
+  with_orders: 'true',
 };
+
+/** Workspace domains of the customers, for routes that name a customer by its domain (licenses). */
+const DOMAINS: Record<string, string> = { [OWN]: 'acme.example', [OTHER]: 'initech.example' };
 
 function requestFor(route: RegisteredRoute, customer: string) {
   const tenant = route.tenant;
   let url = route.url.replace(/:(\w+)/g, (_m, name: string) => {
     if (typeof tenant === 'object' && 'params' in tenant && tenant.params === name) return customer;
+    if (typeof tenant === 'object' && 'domain' in tenant && tenant.domain === name) return DOMAINS[customer];
     return PROBE_VALUES[name] ?? 'probe';
   });
   url = url.replace(/\*$/, 'probe');
@@ -54,6 +63,8 @@ const guarded = (r: RegisteredRoute) => r.permission !== 'public';
 
 t.test('every route is guarded for tenant and permission', async (t) => {
   const app = await build(t);
+  // Initech gets a Workspace domain, so a route naming it by domain finds a real customer that is not the caller's.
+  await app.pg.query(`UPDATE customer SET domain_name = 'initech.example', workspace_license = true WHERE customer_id = $1`, [OTHER]);
   const routes = app.registeredRoutes;
   t.ok(routes.length > 10, `enumerated ${routes.length} routes`);
   const alice = await login(app, 'alice@acme.example');

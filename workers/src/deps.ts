@@ -15,6 +15,7 @@ import type { CloudProjects } from '@cc/shared/ports/cloud-projects.ts';
 import type { SecretBox } from '@cc/shared/secret-box.ts';
 import type { CloudProvisioning } from '@cc/shared/ports/cloud-provisioning.ts';
 import type { InventorySource } from '@cc/shared/ports/inventory.ts';
+import type { Workspace } from '@cc/shared/ports/workspace.ts';
 
 export interface WorkerDeps {
   pool: Pool;
@@ -43,6 +44,8 @@ export interface WorkerDeps {
   provisioning: { cloud: CloudProvisioning; cpuRegion: string; pollIntervalMs: number; maxPolls: number };
   /** Cloud inventory of a customer (local estate or Cloud Asset Inventory + Recommender). */
   inventorySource: InventorySource;
+  /** Google Workspace seats (the Reseller and License Manager APIs, or the local tenant). */
+  workspace: Workspace;
 }
 
 /** The dependencies of each queue's job. */
@@ -57,6 +60,7 @@ export const JOB_DEPS = {
   provisioning: ['pool', 'provisioning', 'enqueue', 'publicUrl'],
   'inventory-sync': ['pool', 'inventorySource', 'enqueue'],
   'inventory-claims': ['pool', 'inventorySource'],
+  license: ['pool', 'workspace', 'enqueue', 'publicUrl'],
 } as const satisfies Record<QueueName, readonly (keyof WorkerDeps)[]>;
 
 /** What the jobs of the queues Q need, all of it required. */

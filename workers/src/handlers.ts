@@ -11,6 +11,7 @@ import { monitoringHandler } from './jobs/monitoring.ts';
 import { provisioningCreateHandler } from './jobs/provisioning-create.ts';
 import { inventorySyncHandler } from './jobs/inventory-sync.ts';
 import { inventoryClaimsHandler } from './jobs/inventory-claims.ts';
+import { licenseHandler } from './jobs/license.ts';
 
 // The mapped type makes a queue without a factory, or a factory of the wrong queue, a compile error.
 const FACTORIES: { [Q in QueueName]: (deps: DepsOf<Q>) => Handler<Q> } = {
@@ -24,6 +25,7 @@ const FACTORIES: { [Q in QueueName]: (deps: DepsOf<Q>) => Handler<Q> } = {
   provisioning: provisioningCreateHandler,
   'inventory-sync': inventorySyncHandler,
   'inventory-claims': inventoryClaimsHandler,
+  license: licenseHandler,
 };
 
 /** The handlers of the queues a process serves; throws (the process does not boot) when a dependency is missing. */

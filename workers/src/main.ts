@@ -10,6 +10,7 @@ import { startWorkers } from './worker-host.ts';
 import { smtpMailer } from './mail/smtp-mailer.ts';
 import { startLocalSmtpServer } from './mail/local-smtp-server.ts';
 import { attachmentReaderFromConfig, ticketSystemFromConfig } from './adapters/jira/from-config.ts';
+import { workspaceFromConfig } from '@cc/shared/workspace/from-config.ts';
 import { billingSourcesFromConfig } from './billing-ingest/sources/from-config.ts';
 import { secretBoxFromConfig } from '@cc/shared/secrets-key.ts';
 import { monitoringServiceFromConfig } from './adapters/monitoring/from-config.ts';
@@ -55,6 +56,7 @@ const host = await startWorkers({
     cloudProjects: cloudProjectsFromConfig(config, pool),
     provisioning: { cloud: cloudProvisioningFromConfig(config, pool), ...provisioningSettingsFromConfig(config) },
     inventorySource: await inventorySourceFromConfig(config, pool),
+    workspace: workspaceFromConfig(config, pool),
   }),
   installSchedules: true,
   logger: log,

@@ -54,6 +54,10 @@ export interface TenantCustomer extends CustomerBilling {
   service_account_email: string;
   /** The inventory flag (the inventory routes refuse when it is off). */
   inventory: boolean;
+  workspace_license: boolean;
+  domain_name: string;
+  documentation: boolean;
+  drive_id: string;
 }
 
 /**
@@ -63,11 +67,27 @@ export interface TenantCustomer extends CustomerBilling {
 export async function findTenantCustomer(db: Queryable, customerId: string, caller: { admin: boolean; userId: string }): Promise<TenantCustomer | null> {
   const { rows } = await db.query<TenantCustomer>(
     `SELECT customer_id, customer_name, support_request, billing_viewer, anomaly_detection,
-            system_health_dashboard, service_account_email, inventory, ${BILLING_COLUMNS}
+            system_health_dashboard, service_account_email, inventory,
+            workspace_license, domain_name, documentation, drive_id, ${BILLING_COLUMNS}
        FROM customer c
       WHERE c.customer_id = $1
         AND ($2 OR EXISTS (SELECT 1 FROM customer_member m WHERE m.customer_id = c.customer_id AND m.list = 'users' AND m.user_id = $3))`,
     [customerId, caller.admin, caller.userId],
   );
   return rows[0] ? withPercentage(rows[0]) : null;
+}
+
+/**
+ * The id of the customer whose Workspace domain is `domain` (case-insensitive) and that the caller may act for, else
+ * null. Should two customers share a domain, a member is matched to theirs and an admin to the first by id.
+ */
+export async function findTenantCustomerIdByDomain(db: Queryable, domain: string, caller: { admin: boolean; userId: string }): Promise<string | null> {
+  const { rows } = await db.query<{ customer_id: string }>(
+    `SELECT c.customer_id FROM customer c
+      WHERE c.domain_name <> '' AND lower(c.domain_name) = lower($1)
+        AND ($2 OR EXISTS (SELECT 1 FROM customer_member m WHERE m.customer_id = c.customer_id AND m.list = 'users' AND m.user_id = $3))
+      ORDER BY c.customer_id LIMIT 1`,
+    [domain, caller.admin, caller.userId],
+  );
+  return rows[0]?.customer_id ?? null;
 }

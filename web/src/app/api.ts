@@ -43,7 +43,7 @@ const baseQuery: BaseQueryFn<string | FetchArgs, unknown, ApiError> = async (arg
 export const api = createApi({
   reducerPath: 'api',
   baseQuery,
-  tagTypes: ['Session', 'Customer', 'Billing', 'Anomaly', 'Alert', 'Viewer', 'Ticket', 'Entity', 'User', 'Monitoring', 'ProjectRequest', 'Inventory'],
+  tagTypes: ['Session', 'Customer', 'Billing', 'Anomaly', 'Alert', 'Viewer', 'Ticket', 'Entity', 'User', 'Monitoring', 'ProjectRequest', 'Inventory', 'License'],
   endpoints: () => ({}),
 });
 

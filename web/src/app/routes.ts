@@ -81,6 +81,10 @@ const NewProjectPage = lazy(() => import('../features/provisioning/NewProjectPag
 const LogoutPage = lazy(() => import('../features/session/LogoutPage.tsx').then((m) => ({ default: m.LogoutPage })));
 const SystemHealthPage = lazy(() => import('../features/systemhealth/SystemHealthPage.tsx').then((m) => ({ default: m.SystemHealthPage })));
 const KioskPage = lazy(() => import('../features/systemhealth/KioskPage.tsx').then((m) => ({ default: m.KioskPage })));
+const WorkspaceLicensePage = lazy(() => import('../features/licenses/WorkspaceLicensePage.tsx').then((m) => ({ default: m.WorkspaceLicensePage })));
+const UpdateLicensePage = lazy(() => import('../features/licenses/UpdateLicensePage.tsx').then((m) => ({ default: m.UpdateLicensePage })));
+const ManageOrderPage = lazy(() => import('../features/licenses/ManageOrderPage.tsx').then((m) => ({ default: m.ManageOrderPage })));
+const PlaybookPage = lazy(() => import('../features/playbook/PlaybookPage.tsx').then((m) => ({ default: m.PlaybookPage })));
 const InvitationPage = lazy(() => import('../features/invitations/InvitationPage.tsx').then((m) => ({ default: m.InvitationPage })));
 const InventoryPage = lazy(() => import('../features/inventory/InventoryPage.tsx').then((m) => ({ default: m.InventoryPage })));
 const InventoryViewPage = lazy(() => import('../features/inventory/InventoryViewPage.tsx').then((m) => ({ default: m.InventoryViewPage })));
@@ -99,9 +103,9 @@ export const ROUTES: readonly AppRoute[] = [
   { path: '/', title: 'Billing', gate: signedIn, page: BillingPage },
   { path: '/systemhealth', title: 'System Health', gate: perm('systemhealth_*'), feature: features.systemHealth, page: SystemHealthPage },
   { path: '/anomalydetection', title: 'Anomaly Detection', gate: perm('billing_*'), feature: features.anomalyDetection, page: AnomalyPage },
-  { path: '/workspacelicense', title: 'Workspace License', gate: flag('workspace_license') },
-  { path: '/workspacelicense/license', title: 'Update License', gate: flag('workspace_license') },
-  { path: '/workspacelicense/order', title: 'Manage Order', gate: flag('workspace_license') },
+  { path: '/workspacelicense', title: 'Workspace License', gate: flag('workspace_license'), page: WorkspaceLicensePage },
+  { path: '/workspacelicense/license', title: 'Update License', gate: flag('workspace_license'), page: UpdateLicensePage },
+  { path: '/workspacelicense/order', title: 'Manage Order', gate: flag('workspace_license'), page: ManageOrderPage },
   { path: '/projectprovisioning', title: 'Project Provisioning', gate: perm('projectprovisioning_create'), page: ProjectListPage },
   { path: '/projectprovisioning/new', title: 'New Project', gate: perm('projectprovisioning_create'), page: NewProjectPage },
   { path: '/inventory', title: 'Inventory', gate: perm('inventory_*'), feature: features.inventory, page: InventoryPage },
@@ -109,7 +113,7 @@ export const ROUTES: readonly AppRoute[] = [
   { path: '/supportrequest/new', title: 'New Rapid Architecture Ticket', gate: perm('supportrequest_create'), feature: features.support, page: NewTicketPage },
   { path: '/supportrequest', title: 'Rapid Architecture Ticket', gate: perm('supportrequest_read'), feature: features.support, page: TicketListPage },
   { path: '/supportrequest/view/:id', title: 'Rapid Architecture Ticket', gate: perm('supportrequest_read'), feature: features.support, page: TicketViewPage },
-  { path: '/playbook', title: 'Playbook', gate: perm('playbook_*'), feature: features.playbook },
+  { path: '/playbook', title: 'Playbook', gate: perm('playbook_*'), feature: features.playbook, page: PlaybookPage },
   { path: '/entitymanagement', title: 'Entity Management', gate: perm('entitymanagement_read'), management: true, page: EntityListPage },
   { path: '/entitymanagement/new', title: 'New Entity', gate: perm('entitymanagement_create'), management: true, page: NewEntityPage },
   { path: '/entitymanagement/update/:id', title: 'Update Entity', gate: perm('entitymanagement_update'), management: true, page: UpdateEntityPage },

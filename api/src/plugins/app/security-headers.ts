@@ -19,7 +19,10 @@ export default fp(
       const ownFrame = SAME_ORIGIN_FRAMES.test(req.url);
       reply.header('x-content-type-options', 'nosniff');
       reply.header('x-frame-options', ownFrame ? 'SAMEORIGIN' : 'DENY');
-      reply.header('content-security-policy', ownFrame ? "frame-ancestors 'self'" : "frame-ancestors 'none'");
+      const frames = ownFrame ? "frame-ancestors 'self'" : "frame-ancestors 'none'";
+      // A route's own policy (a playbook document's sandbox) is kept, with the framing rule added to it.
+      const own = reply.getHeader('content-security-policy');
+      reply.header('content-security-policy', typeof own === 'string' && own ? `${own}; ${frames}` : frames);
       reply.header('referrer-policy', 'same-origin');
       if (https) reply.header('strict-transport-security', 'max-age=31536000');
     });

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
-import { findTenantCustomer, type TenantCustomer } from '@cc/shared/db/customers.ts';
+import { findTenantCustomer, findTenantCustomerIdByDomain, type TenantCustomer } from '@cc/shared/db/customers.ts';
 import type { TenantRule } from '../../route-policy.ts';
 import { errors } from '../../errors.ts';
 
@@ -16,7 +16,7 @@ declare module 'fastify' {
   }
 }
 
-type NamingRule = Exclude<TenantRule, 'none' | { resolve: unknown }>;
+type NamingRule = Exclude<TenantRule, 'none' | { resolve: unknown } | { domain: string }>;
 type Part = 'params' | 'querystring' | 'body';
 
 const admitted = new WeakMap<FastifyRequest, TenantCustomer>();
@@ -73,6 +73,16 @@ export default fp(
         if (customerId === null) throw new errors.notFound('Not found');
         return admit(req, customerId);
       }
+      if ('domain' in rule) {
+        // A domain that is no customer's, or another tenant's, is refused exactly like a customer id would be.
+        const domain = valueAt(req, 'params', rule.domain);
+        if (typeof domain !== 'string' || domain === '') throw unresolvable('params', rule.domain);
+        const user = req.auth;
+        if (!user) throw new errors.unauthenticated();
+        const customerId = await findTenantCustomerIdByDomain(app.pg, domain, { admin: user.admin, userId: user.email });
+        if (!customerId) throw new errors.customerNotFound();
+        return admit(req, customerId);
+      }
       const [part, key] = placeOf(rule);
       const raw = valueAt(req, part, key);
       if (typeof raw !== 'string') return;
@@ -84,7 +94,8 @@ export default fp(
     // other than the one admitted above is checked again; a route naming no usable customer is refused.
     app.addHook('preHandler', async (req) => {
       const rule = req.routeOptions.config.tenant;
-      if (!rule || rule === 'none' || 'resolve' in rule) return;
+      // A path parameter is a string already, so the domain admitted above cannot have changed in validation.
+      if (!rule || rule === 'none' || 'resolve' in rule || 'domain' in rule) return;
       const [part, key] = placeOf(rule);
       const value = valueAt(req, part, key);
       if (typeof value !== 'string' || value === '') throw unresolvable(part, key);

@@ -71,6 +71,8 @@ export interface ListTableProps<Row> {
   initialSort?: { columnId: string; direction: SortDirection };
   /** 'client': pages of 10 with the sizes of spec 000 §9; ServerPaging: pages from the api; absent: every row. */
   paging?: 'client' | ServerPaging;
+  /** Page sizes a client-paged list offers, when not those of spec 000 §9. */
+  pageSizes?: readonly number[];
 }
 
 /**
@@ -79,7 +81,7 @@ export interface ListTableProps<Row> {
  * limited to the visible page.
  */
 export function ListTable<Row>(props: ListTableProps<Row>) {
-  const { title, hideTitle, subtitle, rowId, rowLabel, rowName, emptyText, loading = false, actions, selection, onOpen, filter, paging } = props;
+  const { title, hideTitle, subtitle, rowId, rowLabel, rowName, emptyText, loading = false, actions, selection, onOpen, filter, paging, pageSizes } = props;
   const titleId = useId();
   const subtitleId = useId();
   const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
@@ -221,7 +223,7 @@ export function ListTable<Row>(props: ListTableProps<Row>) {
       </Table>
       <div className={styles.footer}>
         {page.rows.length === 0 ? <p className={styles.empty}>{emptyMessage}</p> : null}
-        {pager && pager.total > 0 ? <Pager {...pager} /> : null}
+        {pager && pager.total > 0 ? <Pager {...pager} pageSizes={pageSizes} /> : null}
       </div>
     </Table.Container>
   );

@@ -11,10 +11,12 @@ export interface PagerProps {
   onPage: (pageIndex: number) => void;
   /** Offers the page sizes of spec 000 §9; absent when the size is fixed (e.g. the server's). */
   onPageSize?: (pageSize: number) => void;
+  /** The sizes offered; default those of spec 000 §9 (the license tables offer 10, 50, 100: spec 001 §9). */
+  pageSizes?: readonly number[];
 }
 
 /** Rows per page, the '1–10 of 23' row count and previous / next page (spec 000 §9). */
-export function Pager({ total, pageIndex, pageSize, onPage, onPageSize }: PagerProps) {
+export function Pager({ total, pageIndex, pageSize, onPage, onPageSize, pageSizes = PAGE_SIZES }: PagerProps) {
   const sizeId = useId();
   const { text, lastPage } = pageRange(total, pageIndex, pageSize);
   return (
@@ -23,7 +25,7 @@ export function Pager({ total, pageIndex, pageSize, onPage, onPageSize }: PagerP
         <div className={styles.pageSize}>
           <label htmlFor={sizeId}>Rows per page</label>
           <Select id={sizeId} value={String(pageSize)} onChange={(e) => onPageSize(Number(e.target.value))}>
-            {PAGE_SIZES.map((n) => (
+            {pageSizes.map((n) => (
               <Select.Option key={n} value={String(n)}>
                 {n}
               </Select.Option>

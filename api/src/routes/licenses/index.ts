@@ -1,0 +1,68 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { listLicenses } from '@cc/shared/db/licenses/licenses.ts';
+import { listOrders } from '@cc/shared/db/licenses/orders.ts';
+import { listHistory } from '@cc/shared/db/licenses/history.ts';
+import { workspaceFromConfig } from '@cc/shared/workspace/from-config.ts';
+import { withErrors } from '@cc/shared/schemas/common.ts';
+import { CustomerParams, DayRangeQuery, DomainParams, HistoryList, HistoryParams, LicenseList, LicenseOrderList } from '@cc/shared/schemas/licenses.ts';
+import { errors } from '../../errors.ts';
+import { licensedCustomer } from './guards.ts';
+import { licenseWrites } from './write.ts';
+import { licenseDecisions } from './decide.ts';
+
+function checkRange(q: { start_date?: string; end_date?: string }) {
+  if (q.start_date && q.end_date && q.start_date > q.end_date) throw new errors.badRequest('start_date must not be after end_date');
+  return q;
+}
+
+/**
+ * Google Workspace licenses (spec 001 §2.12, §7): `{domain}` is the customer's domain_name, admitted by the tenant
+ * guard like a customer id. Reads here; changes in write.ts; an admin's decision on an order in decide.ts.
+ */
+const licenses: FastifyPluginAsyncTypebox = async (app) => {
+  const workspace = workspaceFromConfig(app.config, app.pg);
+
+  app.get(
+    '/v1/licenses/:domain',
+    {
+      config: { permission: 'authenticated', tenant: { domain: 'domain' } },
+      schema: { tags: ['licenses'], summary: 'The customer’s licenses', params: DomainParams, response: withErrors({ 200: LicenseList }) },
+    },
+    async (req) => listLicenses(app.pg, licensedCustomer(req).customer_id),
+  );
+
+  app.get(
+    '/v1/licenses/orders/history/:customer',
+    {
+      config: { permission: 'authenticated', tenant: { params: 'customer' } },
+      schema: {
+        tags: ['licenses'],
+        summary: 'The customer’s license orders placed between start_date and end_date (US/Pacific days, both included)',
+        params: CustomerParams,
+        querystring: DayRangeQuery,
+        response: withErrors({ 200: LicenseOrderList }),
+      },
+    },
+    async (req) => listOrders(app.pg, licensedCustomer(req).customer_id, checkRange(req.query)),
+  );
+
+  app.get(
+    '/v1/licenses/history/:domain/:with_orders',
+    {
+      config: { permission: 'authenticated', tenant: { domain: 'domain' } },
+      schema: {
+        tags: ['licenses'],
+        summary: 'Every change of the customer’s licenses (true: with their orders) between start_date and end_date',
+        params: HistoryParams,
+        querystring: DayRangeQuery,
+        response: withErrors({ 200: HistoryList }),
+      },
+    },
+    async (req) => listHistory(app.pg, licensedCustomer(req).customer_id, checkRange(req.query), req.params.with_orders === 'true'),
+  );
+
+  await app.register(licenseWrites, { workspace });
+  await app.register(licenseDecisions, { workspace });
+};
+
+export default licenses;

@@ -1,0 +1,99 @@
+/** Wire schemas of the Workspace license routes (spec 001 §7) and the Playbook list (001 §2.11). */
+import { Type, type Static } from '@sinclair/typebox';
+
+const ISO_DATE = '^\\d{4}-\\d{2}-\\d{2}$';
+
+export const DomainParams = Type.Object({ domain: Type.String({ minLength: 1, maxLength: 253 }) });
+export const LicenseParams = Type.Object({ domain: Type.String({ minLength: 1, maxLength: 253 }), sku_id: Type.String({ minLength: 1, maxLength: 40 }) });
+export const CustomerParams = Type.Object({ customer: Type.String({ minLength: 1 }) });
+
+export const License = Type.Object({
+  sku_name: Type.String(),
+  sku_id: Type.String(),
+  volume_total: Type.Integer(),
+  volume_available: Type.Integer(),
+  threshold: Type.Integer(),
+  new_order: Type.Integer(),
+  auto_order: Type.Boolean(),
+  synced_at: Type.Union([Type.String(), Type.Null()]),
+});
+export type License = Static<typeof License>;
+export const LicenseList = Type.Array(License);
+
+// Numbers arrive as JSON numbers or form text; the rules (shared/src/licenses/rules.ts) answer the spec's messages.
+export const LicenseCreateBody = Type.Object({
+  sku_id: Type.Optional(Type.Unknown()),
+  threshold: Type.Optional(Type.Unknown()),
+  auto_order: Type.Optional(Type.Boolean()),
+  new_order: Type.Optional(Type.Unknown()),
+});
+export const LicenseUpdateBody = Type.Object({
+  auto_order: Type.Boolean(),
+  threshold: Type.Unknown(),
+  new_order: Type.Optional(Type.Unknown()),
+});
+
+export const LicenseOrder = Type.Object({
+  order_id: Type.String(),
+  customer_id: Type.String(),
+  sku_id: Type.String(),
+  sku_name: Type.String(),
+  order_amount: Type.Integer(),
+  order_by: Type.String(),
+  comment: Type.String(),
+  status: Type.String(),
+  order_time: Type.String(),
+  auto: Type.Boolean(),
+  decided_by: Type.Union([Type.String(), Type.Null()]),
+  decided_at: Type.Union([Type.String(), Type.Null()]),
+  error: Type.Union([Type.String(), Type.Null()]),
+});
+export type LicenseOrder = Static<typeof LicenseOrder>;
+export const LicenseOrderList = Type.Array(LicenseOrder);
+
+/** Spec: license fields plus order_amount, comment, customer_id, order_by (order_by is the caller, whatever is sent). */
+export const OrderCreateBody = Type.Object({
+  sku_id: Type.Union([Type.String({ minLength: 1, maxLength: 40 }), Type.Integer()]),
+  order_amount: Type.Optional(Type.Unknown()),
+  comment: Type.Optional(Type.String({ maxLength: 1000 })),
+  customer_id: Type.String({ minLength: 1 }),
+  order_by: Type.Optional(Type.String()),
+});
+export const OrderDecisionParams = Type.Object({
+  domain: Type.String({ minLength: 1, maxLength: 253 }),
+  order_id: Type.String({ format: 'uuid' }),
+  approve: Type.Union([Type.Literal('true'), Type.Literal('false')]),
+});
+
+export const DayRangeQuery = Type.Object({
+  start_date: Type.Optional(Type.String({ pattern: ISO_DATE })),
+  end_date: Type.Optional(Type.String({ pattern: ISO_DATE })),
+});
+export const HistoryParams = Type.Object({
+  domain: Type.String({ minLength: 1, maxLength: 253 }),
+  with_orders: Type.Union([Type.Literal('true'), Type.Literal('false')]),
+});
+export const HistoryRecord = Type.Object({
+  id: Type.String(),
+  sku_id: Type.String(),
+  sku_name: Type.String(),
+  kind: Type.String(),
+  changed_by: Type.String(),
+  date: Type.String(),
+  updates: Type.Array(
+    Type.Object({
+      field: Type.String(),
+      from: Type.Unknown(),
+      to: Type.Unknown(),
+      order_id: Type.Optional(Type.String()),
+      order_amount: Type.Optional(Type.Integer()),
+    }),
+  ),
+});
+export type HistoryRecord = Static<typeof HistoryRecord>;
+export const HistoryList = Type.Array(HistoryRecord);
+
+export const PlaybookDocument = Type.Object({ id: Type.String(), name: Type.String(), url: Type.String() });
+export type PlaybookDocument = Static<typeof PlaybookDocument>;
+export const PlaybookList = Type.Array(PlaybookDocument);
+export const PlaybookDocParams = Type.Object({ customer: Type.String({ minLength: 1 }), id: Type.String({ minLength: 1, maxLength: 200 }) });

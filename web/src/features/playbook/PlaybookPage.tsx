@@ -1,0 +1,36 @@
+import type { PlaybookDocument } from '@cc/shared/schemas/licenses.ts';
+import { useGetPlaybookQuery } from './playbookApi.ts';
+import type { PageProps } from '../../app/route-types.ts';
+import { useSelectedCustomer } from '../../app/selection/useCustomerContext.ts';
+import { errorDetail } from '../../common/api-error.ts';
+import { Page, PageMessage } from '../../common/Page.tsx';
+import { ListTable, type ListColumn } from '../../common/list/ListTable.tsx';
+
+const columns: ListColumn<PlaybookDocument>[] = [
+  {
+    id: 'name',
+    header: 'Name',
+    text: (d) => d.name,
+    // A link, so the preview opens in a new tab as the spec says and the browser's own link behaviour still works.
+    render: (d) => (
+      <a href={d.url} target="_blank" rel="noopener noreferrer">
+        {d.name}
+      </a>
+    ),
+  },
+];
+
+/** Playbook (spec 001 §2.11): the document names of the customer's drive folder; a click previews in a new tab. */
+export function PlaybookPage({ route }: PageProps) {
+  const { selected } = useSelectedCustomer();
+  const { data = [], isLoading, error } = useGetPlaybookQuery(selected?.id ?? '', { skip: !selected });
+  return (
+    <Page title={route.title}>
+      {error ? (
+        <PageMessage>{errorDetail(error)}</PageMessage>
+      ) : (
+        <ListTable title="Documents" hideTitle rows={data} rowId={(d) => d.id} columns={columns} emptyText="No documents in the playbook folder" loading={isLoading} filter="client" />
+      )}
+    </Page>
+  );
+}
