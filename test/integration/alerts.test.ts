@@ -148,7 +148,10 @@ t.test('billing alerts', async (t) => {
 
     const received = await mails(2);
     t.equal(received.length, 2, 'two e-mails in all');
-    const [teamMail, totalMail] = received;
+    // Two notify jobs run concurrently, so the order they reach the SMTP server in is not fixed.
+    const teamMail = received.find((m) => m.subject.endsWith('quota of 50.00 EUR'));
+    const totalMail = received.find((m) => m.subject.endsWith('quota of 1,000.00 EUR'));
+    if (!teamMail || !totalMail) throw new Error(`unexpected subjects: ${received.map((m) => m.subject).join(' | ')}`);
     t.same(teamMail.rcpt_to, ['alice@acme.example']);
     t.equal(teamMail.subject, 'Acme Corp: Month-To-Date spend 100.00 EUR exceeds the alert quota of 50.00 EUR');
     t.match(teamMail.text_body, /Month-To-Date spend \(2026-11, up to 2026-11-10\) of Project Label team = analytics on billing account 01A2B3-C4D5E6-F7A8B9 is 100\.00 EUR/);
