@@ -36,6 +36,8 @@ export function providerId(providerName: string): string {
   return PROVIDER_IDS[key] ?? key.replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 }
 
+const NOT_COMMA_SEPARATED = ` (the file is not comma-separated: FOCUS CSV files use ',')`;
+
 const REQUIRED = ['BilledCost', 'BillingCurrency', 'ChargePeriodStart', 'ChargeCategory', 'ProviderName'] as const;
 
 // FOCUS datetimes are UTC ISO 8601; exports write them with a space or a T, with or without a Z.
@@ -103,7 +105,7 @@ export function focusCsvSource(path: string): BillingSource {
             const missing = REQUIRED.filter((c) => !(c in col));
             if (missing.length) {
               // A file from a spreadsheet in a comma-decimal locale comes as one ';'-separated column.
-              const hint = header.length === 1 && /[;\t]/.test(header[0]) ? ` (the file is not comma-separated: FOCUS CSV files use ',')` : '';
+              const hint = header.length === 1 && /[;\t]/.test(header[0]) ? NOT_COMMA_SEPARATED : '';
               yield { line, error: `header is missing FOCUS column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}${hint}` };
               return;
             }
@@ -162,7 +164,8 @@ export function focusCsvSource(path: string): BillingSource {
         // A broken quote or similar stops the parser; report where, as one more bad line. Every parser error is
         // the file's fault (some codes, e.g. INVALID_OPENING_QUOTE, lack the CSV_ prefix); a read error is not.
         if (err instanceof CsvError) {
-          yield { line: typeof err.lines === 'number' ? Math.max(1, err.lines) : 1, error: `unreadable CSV: ${err.message}` };
+          const hint = header === null && /got "[;\t]"/.test(err.message) ? NOT_COMMA_SEPARATED : '';
+          yield { line: typeof err.lines === 'number' ? Math.max(1, err.lines) : 1, error: `unreadable CSV: ${err.message}${hint}` };
           return;
         }
         throw err;
