@@ -106,7 +106,7 @@ export interface IngestSummary {
 
 // Reasons go into jsonb (no U+0000) and into job results: keep them printable and short.
 const printable = (reason: string) => {
-  const clean = reason.replace(/\u0000/g, '\\0');
+  const clean = reason.replaceAll('\u0000', '\\0');
   return clean.length > 300 ? `${clean.slice(0, 300)}…` : clean;
 };
 
