@@ -3,8 +3,11 @@
  * route runs the checks before it enqueues (and answers 400/404), the job and the `cc ingest` CLI run them again
  * before reading (the customer may have changed since, and the CLI has no api in front of it): one set of rules.
  */
+import { createReadStream } from 'node:fs';
 import { access } from 'node:fs/promises';
-import type { Static } from '@sinclair/typebox';
+import { createHash } from 'node:crypto';
+import { pipeline } from 'node:stream/promises';
+import { Type, type Static } from '@sinclair/typebox';
 import { IngestRequest } from '../schemas/billing.ts';
 import type { Queryable } from '../db/pool.ts';
 import { findCustomerBilling } from '../db/billing-ingest.ts';
@@ -15,8 +18,24 @@ import { addDays, addMonths, billingToday, isIsoDate } from '../time.ts';
  * carries the admin route's request itself (one shape): only `file` changes meaning, from a path inside the drop
  * directory to the absolute path the worker reads.
  */
-export const BillingIngestCommand = IngestRequest;
+export const BillingIngestCommand = Type.Composite([
+  IngestRequest,
+  Type.Object({
+    /**
+     * SHA-256 of the file when the api queued it: part of the job id, so a file fixed and dropped again under its
+     * name is a new job, while the same content posted twice stays one. The worker hashes what it reads itself.
+     */
+    file_sha256: Type.Optional(Type.String({ pattern: '^[0-9a-f]{64}$' })),
+  }),
+]);
 export type BillingIngestCommand = Static<typeof BillingIngestCommand>;
+
+/** SHA-256 of a file (hex), streamed: recorded on the batch and part of a file job's id. */
+export async function fileSha256(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  await pipeline(createReadStream(path), hash);
+  return hash.digest('hex');
+}
 
 /** `months` calendar months ending yesterday: from the 1st of the month `months - 1` before yesterday's month. */
 export function defaultWindow(today: string, months = 13): { from: string; to: string } {

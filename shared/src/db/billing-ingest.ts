@@ -27,12 +27,46 @@ export async function startBatch(
   return rows[0].id;
 }
 
-export async function markBatchSucceeded(tx: Queryable, id: string, rowCount: number, daysReplaced: number): Promise<void> {
-  await tx.query(`UPDATE ingest_batch SET status = 'succeeded', row_count = $2, days_replaced = $3, finished_at = now() WHERE id = $1`, [
+/** What a file means for what is already loaded (docs/decisions-billing.md, "Files: exports, corrections, duplicates"). */
+export type IngestMode = 'replace' | 'append';
+
+export async function markBatchSucceeded(
+  tx: Queryable,
+  id: string,
+  rowCount: number,
+  daysReplaced: number,
+  how: { mode: IngestMode; billingPeriods: string[] } = { mode: 'replace', billingPeriods: [] },
+): Promise<void> {
+  await tx.query(
+    `UPDATE ingest_batch SET status = 'succeeded', row_count = $2, days_replaced = $3, mode = $4, billing_periods = $5, finished_at = now()
+     WHERE id = $1`,
+    [id, rowCount, daysReplaced, how.mode, how.billingPeriods],
+  );
+}
+
+/** The file's content was loaded before as `duplicateOf` (a correction file): nothing was loaded this time. */
+export async function markBatchDuplicate(tx: Queryable, id: string, rowCount: number, mode: IngestMode, duplicateOf: string): Promise<void> {
+  await tx.query(`UPDATE ingest_batch SET status = 'duplicate', row_count = $2, mode = $3, duplicate_of = $4, finished_at = now() WHERE id = $1`, [
     id,
     rowCount,
-    daysReplaced,
+    mode,
+    duplicateOf,
   ]);
+}
+
+/**
+ * An earlier batch of the account that appended this very content (same SHA-256) and whose lines are still there,
+ * or null. Called under the account's lock, so two runs of one correction file cannot both append it.
+ */
+export async function findAppendedFile(tx: Queryable, billingAccountId: string, fileHash: string): Promise<string | null> {
+  const { rows } = await tx.query<{ id: string }>(
+    `SELECT b.id FROM ingest_batch b
+     WHERE b.billing_account_id = $1 AND b.file_hash = $2 AND b.mode = 'append' AND b.status = 'succeeded'
+       AND EXISTS (SELECT 1 FROM cost_line c WHERE c.source_batch = b.id)
+     ORDER BY b.id LIMIT 1`,
+    [billingAccountId, fileHash],
+  );
+  return rows[0]?.id ?? null;
 }
 
 export async function markBatchRejected(db: Queryable, id: string, rowCount: number, error: { errors: { line: number; reason: string }[]; error_count: number }): Promise<void> {
@@ -53,7 +87,7 @@ export async function markBatchFailed(db: Queryable, id: string, message: string
 /** Columns of the staging table, in COPY order. */
 const STAGING_COLUMNS = [
   'provider', 'provider_name', 'usage_date', 'project_id', 'project_name', 'service', 'sku', 'cost', 'credits',
-  'currency', 'invoice_month', 'cost_type', 'project_labels', 'resource_labels',
+  'currency', 'invoice_month', 'cost_type', 'project_labels', 'resource_labels', 'resource_id', 'correction',
 ] as const;
 
 /**
@@ -67,7 +101,7 @@ export async function createStaging(client: PoolClient): Promise<void> {
     provider text NOT NULL, provider_name text NOT NULL, usage_date date NOT NULL, project_id text NOT NULL,
     project_name text NOT NULL, service text NOT NULL, sku text NOT NULL, cost numeric(24,12) NOT NULL,
     credits numeric(24,12) NOT NULL, currency text NOT NULL, invoice_month text, cost_type text,
-    project_labels jsonb NOT NULL, resource_labels jsonb NOT NULL)`);
+    project_labels jsonb NOT NULL, resource_labels jsonb NOT NULL, resource_id text NOT NULL, correction boolean NOT NULL)`);
 }
 
 export async function dropStaging(client: PoolClient): Promise<void> {
@@ -91,6 +125,7 @@ export function toCopyLine(r: CostRow): string {
     [
       r.provider, r.provider_name, r.usage_date, r.project_id, r.project_name, r.service, r.sku, r.cost, r.credits,
       r.currency, r.invoice_month, r.cost_type, JSON.stringify(r.project_labels), JSON.stringify(r.resource_labels),
+      r.resource_id ?? '', r.correction ? 't' : 'f',
     ]
       .map(copyValue)
       .join('\t') + '\n'
@@ -149,13 +184,50 @@ export async function deleteSlices(tx: PoolClient, s: { billingAccountId: string
   return rowCount ?? 0;
 }
 
+/**
+ * What the staged file holds: its billing periods (YYYYMM), the days of rows without one, and whether every row is
+ * a FOCUS correction (ChargeClass 'Correction'), which makes it a correction file.
+ */
+export async function stagedFileShape(tx: PoolClient): Promise<{ billingPeriods: string[]; daysWithoutPeriod: string[]; allCorrections: boolean }> {
+  const { rows } = await tx.query<{ periods: string[] | null; days: string[] | null; all_corrections: boolean | null }>(
+    `SELECT array_agg(DISTINCT invoice_month ORDER BY invoice_month) FILTER (WHERE invoice_month IS NOT NULL) AS periods,
+       array_agg(DISTINCT usage_date::text ORDER BY usage_date::text) FILTER (WHERE invoice_month IS NULL) AS days,
+       bool_and(correction) AS all_corrections
+     FROM cost_line_staging`,
+  );
+  return { billingPeriods: rows[0].periods ?? [], daysWithoutPeriod: rows[0].days ?? [], allCorrections: rows[0].all_corrections ?? false };
+}
+
+/**
+ * A provider's export replaces what earlier exports ('replace' batches) loaded for the same providers and billing
+ * periods (and, for rows without a period, the same days); lines appended by correction files stay. Returns the
+ * days that lost lines, whose rollups must be rebuilt with the staged ones.
+ */
+export async function deleteBillingPeriods(
+  tx: PoolClient,
+  s: { billingAccountId: string; providers: string[]; billingPeriods: string[]; days: string[] },
+): Promise<string[]> {
+  const { rows } = await tx.query<{ days: string[] | null }>(
+    `WITH gone AS (
+       DELETE FROM cost_line c USING ingest_batch b
+       WHERE c.source_batch = b.id AND b.mode = 'replace'
+         AND c.billing_account_id = $1 AND c.provider = ANY($2::text[])
+         AND (c.invoice_month = ANY($3::text[]) OR c.usage_date = ANY($4::date[]))
+       RETURNING c.usage_date
+     )
+     SELECT array_agg(DISTINCT usage_date::text) AS days FROM gone`,
+    [s.billingAccountId, s.providers, s.billingPeriods, s.days],
+  );
+  return rows[0].days ?? [];
+}
+
 /** Inserts every staged row as a cost line of the account and batch; returns how many. */
 export async function insertStaged(tx: PoolClient, s: { customerId: string; billingAccountId: string; batchId: string }): Promise<number> {
   const { rowCount } = await tx.query(
     `INSERT INTO cost_line (customer_id, provider, provider_name, billing_account_id, usage_date, project_id, project_name,
-       service, sku, cost, credits, currency, invoice_month, cost_type, project_labels, resource_labels, source_batch)
+       service, sku, cost, credits, currency, invoice_month, cost_type, project_labels, resource_labels, resource_id, source_batch)
      SELECT $1, provider, provider_name, $2, usage_date, project_id, project_name,
-       service, sku, cost, credits, currency, invoice_month, cost_type, project_labels, resource_labels, $3
+       service, sku, cost, credits, currency, invoice_month, cost_type, project_labels, resource_labels, resource_id, $3
      FROM cost_line_staging`,
     [s.customerId, s.billingAccountId, s.batchId],
   );

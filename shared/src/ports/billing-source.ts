@@ -27,6 +27,10 @@ export interface CostRow {
   cost_type: string | null;
   project_labels: Record<string, string>;
   resource_labels: Record<string, string>;
+  /** The provider's resource (FOCUS ResourceId), when the source has one; '' or absent otherwise. */
+  resource_id?: string;
+  /** FOCUS ChargeClass 'Correction': the row corrects a billing period already invoiced. */
+  correction?: boolean;
 }
 
 /**

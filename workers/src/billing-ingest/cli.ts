@@ -5,7 +5,9 @@
  *   npm run cc -- ingest --customer ID --billing-account ID --generate [--months 13 | --from D --to D]
  *
  * Runs the same ingest as the `billing-ingest` worker job, in this process, with a progress bar on
- * stderr. Exit codes: 0 loaded, 1 source rejected (bad lines listed), 2 bad command.
+ * stderr. A file is an export of its billing periods (replaces them) unless every row is a FOCUS correction
+ * (ChargeClass 'Correction'), which adds; notes say which, and name providers shown under All only.
+ * Exit codes: 0 loaded (or the same correction file already loaded), 1 source rejected (bad lines listed), 2 bad command.
  */
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -94,10 +96,15 @@ export async function main(argv: string[]): Promise<number> {
     });
     bar.finish();
     await invalidateCharts(config, cmd.billing_account_id);
-    console.log(`loaded ${summary.rows} rows into ${summary.days} days (${summary.from}..${summary.to}), batch ${summary.batchId}`);
+    if (summary.duplicateOf !== null) {
+      console.log(`nothing loaded: ${summary.rows} rows read, the same file was loaded by batch ${summary.duplicateOf} (this run: batch ${summary.batchId})`);
+    } else {
+      console.log(`loaded ${summary.rows} rows into ${summary.days} days (${summary.from}..${summary.to}), batch ${summary.batchId}`);
+    }
     for (const t of summary.totals) {
       console.log(`  ${t.provider_name} (${t.provider}) ${t.currency}: cost ${t.cost}, credits ${t.credits}, spend ${t.spend}`);
     }
+    for (const note of summary.notes) console.log(`note: ${note}`);
     return 0;
   } catch (err) {
     bar.finish();

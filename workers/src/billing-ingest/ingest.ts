@@ -1,6 +1,7 @@
 /**
  * The billing ingest: source rows → validation → COPY into a session-local staging table → one
- * transaction that replaces the affected (billing account, day) slices and rebuilds their rollups.
+ * transaction that replaces what the source speaks for (windowed sources: (account, day, provider) slices; FOCUS
+ * files: the billing periods of an export, nothing for a correction file, which adds) and rebuilds the rollups.
  * The worker job and the `cc ingest` CLI both run exactly this (through command.ts); tests, benches and the demo
  * spike call it with a source of their own.
  */
@@ -12,22 +13,29 @@ import {
   batchTotals,
   copyIntoStaging,
   createStaging,
+  deleteBillingPeriods,
   deleteSlices,
   dropStaging,
+  findAppendedFile,
   insertStaged,
   lockBillingAccount,
+  markBatchDuplicate,
   markBatchFailed,
   markBatchRejected,
   markBatchSucceeded,
   rebuildRollups,
   stagedDays,
+  stagedFileShape,
   stagedProviders,
   startBatch,
   toCopyLine,
   tuneReplaceTransaction,
+  type IngestMode,
   type IngestSourceKind,
 } from '@cc/shared/db/billing-ingest.ts';
 import { validateRow } from './row-checks.ts';
+import { copyErrorLine } from './copy-errors.ts';
+import { ingestNotes, unlistedProviders } from './notes.ts';
 
 /** How many bad lines a rejection lists (the issue: the first 100). */
 export const MAX_LISTED_ERRORS = 100;
@@ -84,7 +92,23 @@ export interface IngestSummary {
   to: string | null;
   /** Spend (cost + credits) of the loaded rows per provider and currency, decimal strings summed in SQL. */
   totals: { provider: string; provider_name: string; currency: string; cost: string; credits: string; spend: string }[];
+  /** replace: an export (or a windowed source); append: a correction file, added to what is loaded. */
+  mode: IngestMode;
+  /** The billing periods (YYYYMM) a file replaced; empty for windowed sources and correction files. */
+  billingPeriods: string[];
+  /** Set when this very correction file was loaded before (that batch): nothing was loaded this time. */
+  duplicateOf: string | null;
+  /** Loaded providers the dashboard does not list by name (kept under their own id, shown under All). */
+  unlistedProviders: { provider: string; provider_name: string }[];
+  /** The above in words, for the CLI and the job's result. */
+  notes: string[];
 }
+
+// Reasons go into jsonb (no U+0000) and into job results: keep them printable and short.
+const printable = (reason: string) => {
+  const clean = reason.replaceAll('\u0000', '\\0');
+  return clean.length > 300 ? `${clean.slice(0, 300)}…` : clean;
+};
 
 export async function runIngest(req: IngestRequest): Promise<IngestSummary> {
   const { pool, source } = req;
@@ -117,6 +141,8 @@ export async function runIngest(req: IngestRequest): Promise<IngestSummary> {
       return pos && pos.total > 0 ? Math.min(1, pos.done / pos.total) : undefined;
     };
 
+    // The file line of each row sent to COPY, so a row PostgreSQL refuses is reported by its line in the file.
+    const copiedLines: number[] = [];
     // Every row is read and checked even after the first error, so the rejection lists them all
     // (up to MAX_LISTED_ERRORS); rows after an error are no longer sent to COPY.
     async function* copyText(): AsyncGenerator<string> {
@@ -127,13 +153,14 @@ export async function runIngest(req: IngestRequest): Promise<IngestSummary> {
         const reason = row ? validateRow(row, source.window) : item.error;
         if (reason !== null || !row) {
           errorCount++;
-          if (errors.length < MAX_LISTED_ERRORS) errors.push({ line: item.line, reason: reason ?? 'unreadable row' });
+          if (errors.length < MAX_LISTED_ERRORS) errors.push({ line: item.line, reason: printable(reason ?? 'unreadable row') });
           chunk = '';
           continue;
         }
         rows++;
         if (errorCount === 0) {
           chunk += toCopyLine(row);
+          copiedLines.push(item.line);
           if (chunk.length >= COPY_CHUNK_CHARS) {
             yield chunk;
             chunk = '';
@@ -143,7 +170,15 @@ export async function runIngest(req: IngestRequest): Promise<IngestSummary> {
       }
       if (chunk && errorCount === 0) yield chunk;
     }
-    await copyIntoStaging(client, Readable.from(copyText(), { objectMode: false }));
+    try {
+      await copyIntoStaging(client, Readable.from(copyText(), { objectMode: false }));
+    } catch (err) {
+      // A value the checks let through but PostgreSQL refuses is still the file's fault: reject it with its line.
+      const refused = copyErrorLine(err, copiedLines);
+      if (!refused) throw err;
+      errorCount++;
+      errors.push({ line: refused.line, reason: printable(refused.reason) });
+    }
     await progress({ phase: 'reading', rows, errors: errorCount, fraction: 1 });
 
     if (rows === 0 && errorCount === 0) {
@@ -157,17 +192,40 @@ export async function runIngest(req: IngestRequest): Promise<IngestSummary> {
 
     await progress({ phase: 'replacing', rows, errors: 0, fraction: 1 });
     let days: string[] = [];
+    let mode: IngestMode = 'replace';
+    let billingPeriods: string[] = [];
+    let duplicateOf: string | null = null;
     try {
       await client.query('BEGIN');
       await tuneReplaceTransaction(client);
       await lockBillingAccount(client, req.billingAccountId);
-      days = await stagedDays(client, source.window);
       const providers = await stagedProviders(client, source.providers);
-      await deleteSlices(client, { billingAccountId: req.billingAccountId, days, providers });
-      await req.afterDelete?.(client);
-      const inserted = await insertStaged(client, { customerId: req.customerId, billingAccountId: req.billingAccountId, batchId });
-      await rebuildRollups(client, { billingAccountId: req.billingAccountId, days });
-      await markBatchSucceeded(client, batchId, inserted, days.length);
+      if (req.sourceKind === 'focus-file') {
+        // Files as providers publish them: an export replaces its billing periods, a correction file adds to them.
+        const shape = await stagedFileShape(client);
+        mode = shape.allCorrections ? 'append' : 'replace';
+        if (mode === 'append' && req.fileHash) duplicateOf = await findAppendedFile(client, req.billingAccountId, req.fileHash);
+        if (duplicateOf === null) {
+          let emptied: string[] = [];
+          if (mode === 'replace') {
+            billingPeriods = shape.billingPeriods;
+            emptied = await deleteBillingPeriods(client, { billingAccountId: req.billingAccountId, providers, billingPeriods, days: shape.daysWithoutPeriod });
+          }
+          days = [...new Set([...(await stagedDays(client)), ...emptied])].sort();
+        }
+      } else {
+        // Windowed sources (GCP export, generator) speak for their providers' every day in the window.
+        days = await stagedDays(client, source.window);
+        await deleteSlices(client, { billingAccountId: req.billingAccountId, days, providers });
+      }
+      if (duplicateOf !== null) {
+        await markBatchDuplicate(client, batchId, rows, mode, duplicateOf);
+      } else {
+        await req.afterDelete?.(client);
+        const inserted = await insertStaged(client, { customerId: req.customerId, billingAccountId: req.billingAccountId, batchId });
+        await rebuildRollups(client, { billingAccountId: req.billingAccountId, days });
+        await markBatchSucceeded(client, batchId, inserted, days.length, { mode, billingPeriods });
+      }
       await client.query('COMMIT');
     } catch (err) {
       await client.query('ROLLBACK').catch(() => {
@@ -176,7 +234,21 @@ export async function runIngest(req: IngestRequest): Promise<IngestSummary> {
       throw err;
     }
     await progress({ phase: 'done', rows, errors: 0, fraction: 1 });
-    return { batchId, rows, days: days.length, from: days[0] ?? null, to: days.at(-1) ?? null, totals: await batchTotals(pool, batchId) };
+    const totals = await batchTotals(pool, batchId);
+    const unlisted = unlistedProviders(totals);
+    return {
+      batchId,
+      rows,
+      days: days.length,
+      from: days[0] ?? null,
+      to: days.at(-1) ?? null,
+      totals,
+      mode,
+      billingPeriods,
+      duplicateOf,
+      unlistedProviders: unlisted,
+      notes: ingestNotes({ mode, billingPeriods, duplicateOf, unlistedProviders: unlisted }),
+    };
   } catch (err) {
     if (!(err instanceof IngestRejected)) await markBatchFailed(pool, batchId, err instanceof Error ? err.message : String(err)).catch(() => undefined);
     throw err;

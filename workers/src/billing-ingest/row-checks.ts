@@ -6,6 +6,52 @@ import type { CostRow } from '@cc/shared/ports/billing-source.ts';
 const KNOWN_CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 
 /**
+ * Longest text a row may carry, in UTF-8 bytes. The rollups' primary keys hold provider, project id, service, label
+ * key and value together, and a btree entry must stay under 2,704 bytes: beyond that PostgreSQL fails the whole
+ * rollup rebuild ("index row size exceeds maximum"), after the file was read. Limits sit well above what providers
+ * allow (GCP labels 63 characters, AWS tag values 256, Azure tag names 512) and below that sum
+ * (128 + 256 + 512 + 512 + 1,024 = 2,432 with room for account, customer and currency). Decisions: docs/decisions-billing.md.
+ */
+export const TEXT_LIMITS = {
+  provider_name: 128,
+  project_id: 256,
+  project_name: 1024,
+  service: 512,
+  sku: 512,
+  resource_id: 2048,
+  label_key: 512,
+  label_value: 1024,
+} as const;
+
+const FIELD_NAMES: Record<'provider_name' | 'project_id' | 'project_name' | 'service' | 'sku' | 'resource_id', string> = {
+  provider_name: 'provider name',
+  project_id: 'project id',
+  project_name: 'project name',
+  service: 'service name',
+  sku: 'SKU',
+  resource_id: 'resource id',
+};
+
+const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
+// PostgreSQL text cannot hold U+0000: COPY would fail the whole load without saying which line.
+const hasNul = (s: string) => s.includes('\u0000');
+
+function checkText(what: string, value: string, limit: number): string | null {
+  if (hasNul(value)) return `${what} contains a NUL character`;
+  const n = bytes(value);
+  return n > limit ? `${what} is ${n} bytes long, the limit is ${limit}` : null;
+}
+
+function checkLabels(kind: string, labels: Record<string, string>): string | null {
+  for (const [key, value] of Object.entries(labels)) {
+    const shown = key.length > 40 ? `${key.slice(0, 40)}…` : key;
+    const bad = checkText(`${kind} label key '${shown}'`, key, TEXT_LIMITS.label_key) ?? checkText(`${kind} label '${shown}' value`, value, TEXT_LIMITS.label_value);
+    if (bad) return bad;
+  }
+  return null;
+}
+
+/**
  * Checks one normalised row and rewrites its money fields to plain decimal strings.
  * Returns the reason it is bad, or null. Every rule here is source-independent; adapters report
  * their own format problems (bad JSON, bad timestamps) before a row reaches this point.
@@ -18,6 +64,15 @@ export function validateRow(row: CostRow, window?: { from: string; to: string })
   }
   if (!row.provider) return 'missing provider';
   if (!KNOWN_CURRENCIES.has(row.currency)) return `unknown currency '${row.currency}'`;
+  for (const field of ['provider_name', 'project_id', 'project_name', 'service', 'sku', 'resource_id'] as const) {
+    const bad = checkText(FIELD_NAMES[field], row[field] ?? '', TEXT_LIMITS[field]);
+    if (bad) return bad;
+  }
+  if (row.provider.length > TEXT_LIMITS.provider_name) return `provider id is longer than ${TEXT_LIMITS.provider_name} characters`;
+  if (row.invoice_month !== null && !/^\d{6}$/.test(row.invoice_month)) return `invalid invoice month '${row.invoice_month}'`;
+  if (row.cost_type !== null && (hasNul(row.cost_type) || row.cost_type.length > 64)) return 'invalid charge category';
+  const labels = checkLabels('project', row.project_labels) ?? checkLabels('resource', row.resource_labels);
+  if (labels) return labels;
   for (const field of ['cost', 'credits'] as const) {
     const raw = row[field];
     if (raw === '' || raw === null || raw === undefined) return `missing ${field}`;

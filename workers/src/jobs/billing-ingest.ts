@@ -5,6 +5,7 @@ import type { DepsOf } from '../deps.ts';
 import { ingestCommand } from '../billing-ingest/command.ts';
 import { IngestRejected, type IngestProgress } from '../billing-ingest/ingest.ts';
 import { afterIngest } from '../billing-ingest/after-ingest.ts';
+import { isDataError } from '../billing-ingest/copy-errors.ts';
 
 /** Reading is 0–90 % of a job, replacing the slices and rollups the last 10 %. */
 export function progressPercent(p: IngestProgress): number {
@@ -39,6 +40,8 @@ export function billingIngestHandler(deps: DepsOf<'billing-ingest'>) {
         const lines = err.errors.slice(0, 10).map((e) => `line ${e.line}: ${e.reason}`);
         throw new UnrecoverableError(`file rejected, nothing loaded (batch ${err.batchId}, ${err.errorCount} bad lines): ${lines.join('; ')}`);
       }
+      // A value PostgreSQL refuses outside COPY fails the same way on every attempt; only transient errors retry.
+      if (isDataError(err)) throw new UnrecoverableError(`source refused by the database, nothing loaded: ${(err as Error).message}`);
       throw err;
     }
   };

@@ -2,7 +2,7 @@ import { resolve, sep } from 'node:path';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import { IngestAccepted, IngestRequest } from '@cc/shared/schemas/billing.ts';
-import { BadIngestCommand, checkIngestCommand } from '@cc/shared/commands/billing-ingest.ts';
+import { BadIngestCommand, checkIngestCommand, fileSha256 } from '@cc/shared/commands/billing-ingest.ts';
 import { errors } from '../../errors.ts';
 
 /**
@@ -53,7 +53,9 @@ const ingest: FastifyPluginAsyncTypebox = async (app) => {
       } catch (err) {
         throw err instanceof BadIngestCommand ? refusal(err, file) : err;
       }
-      const jobId = await app.producers.enqueue('billing-ingest', 'billing.ingest', cmd);
+      // The content hash makes the job id: a rejected file fixed and dropped again under its name runs anew.
+      const hashed = full ? { ...cmd, file_sha256: await fileSha256(full) } : cmd;
+      const jobId = await app.producers.enqueue('billing-ingest', 'billing.ingest', hashed);
       return reply.code(202).send({ job_id: jobId, queue: 'billing-ingest' });
     },
   );

@@ -4,38 +4,54 @@
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { createHash } from 'node:crypto';
-import { pipeline } from 'node:stream/promises';
-import { parse, type CsvError } from 'csv-parse';
-import { billingDay } from '@cc/shared/time.ts';
+import { parse, CsvError } from 'csv-parse';
+import { billingDay, isIsoDate } from '@cc/shared/time.ts';
 import type { BillingSource, CostRow, SourceItem } from '@cc/shared/ports/billing-source.ts';
 
-/** FOCUS ProviderName → the spec's provider ids; any other producer keeps its own name, lower-cased. */
+/**
+ * FOCUS ProviderName → the portal's providers (spec 000: gcp, aws, azure). Matched case-insensitively on the name
+ * as providers write it (Google's FOCUS export says 'Google Cloud Platform', AWS 'AWS', Azure 'Microsoft').
+ */
 const PROVIDER_IDS: Record<string, string> = {
   aws: 'aws',
+  amazon: 'aws',
   'amazon web services': 'aws',
+  'amazon web services, inc.': 'aws',
   microsoft: 'azure',
   'microsoft azure': 'azure',
+  'microsoft corporation': 'azure',
   azure: 'azure',
   'google cloud': 'gcp',
+  'google cloud platform': 'gcp',
   google: 'gcp',
   gcp: 'gcp',
 };
 
+/** The providers the dashboard offers by name; any other is stored under its own slug and counted under 'All'. */
+export const PORTAL_PROVIDERS: readonly string[] = ['gcp', 'aws', 'azure'];
+
+/** Any other producer keeps its own id: the name lower-cased, non-alphanumerics as '-' (Oracle → oracle). */
 export function providerId(providerName: string): string {
   const key = providerName.trim().toLowerCase();
   return PROVIDER_IDS[key] ?? key.replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 }
 
+const NOT_COMMA_SEPARATED = ` (the file is not comma-separated: FOCUS CSV files use ',')`;
+
 const REQUIRED = ['BilledCost', 'BillingCurrency', 'ChargePeriodStart', 'ChargeCategory', 'ProviderName'] as const;
 
 // FOCUS datetimes are UTC ISO 8601; exports write them with a space or a T, with or without a Z.
-const TIMESTAMP_RE = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|[+-]\d{2}:?\d{2})?$/;
+const TIMESTAMP_RE = /^(\d{4}-\d{2}-\d{2})[T ]((\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)(Z|[+-]\d{2}:?\d{2})?$/;
 
+/**
+ * A FOCUS datetime as epoch ms, or null. The calendar is checked first: Date.parse rolls '2026-02-30' over to
+ * 2 March and '24:00' to the next day, and a date that does not exist is a broken file, not something to guess.
+ */
 function parseUtc(value: string): number | null {
   const m = TIMESTAMP_RE.exec(value.trim());
-  if (!m) return null;
-  const offset = m[3] ?? 'Z';
+  if (!m || !isIsoDate(m[1])) return null;
+  if (Number(m[3]) > 23 || Number(m[4]) > 59 || Number(m[5] ?? 0) > 59) return null;
+  const offset = m[6] ?? 'Z';
   const ms = Date.parse(`${m[1]}T${m[2]}${offset === 'Z' ? 'Z' : offset.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2')}`);
   return Number.isNaN(ms) ? null : ms;
 }
@@ -55,13 +71,6 @@ function parseTags(raw: string | null): Record<string, string> | string {
     if (v !== null && v !== undefined) out[k] = typeof v === 'string' ? v : JSON.stringify(v);
   }
   return out;
-}
-
-/** SHA-256 of a file, recorded on the batch so a re-sent file is recognisable. */
-export async function fileSha256(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  await pipeline(createReadStream(path), hash);
-  return hash.digest('hex');
 }
 
 export function focusCsvSource(path: string): BillingSource {
@@ -95,7 +104,9 @@ export function focusCsvSource(path: string): BillingSource {
             col = Object.fromEntries(header.map((h, i) => [h, i]));
             const missing = REQUIRED.filter((c) => !(c in col));
             if (missing.length) {
-              yield { line, error: `header is missing FOCUS column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}` };
+              // A file from a spreadsheet in a comma-decimal locale comes as one ';'-separated column.
+              const hint = header.length === 1 && /[;\t]/.test(header[0]) ? NOT_COMMA_SEPARATED : '';
+              yield { line, error: `header is missing FOCUS column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}${hint}` };
               return;
             }
             continue;
@@ -121,7 +132,13 @@ export function focusCsvSource(path: string): BillingSource {
           const billed = get('BilledCost') ?? '';
           // Credits go to the credits column (as GCP's do) so cost + credits is spend for every provider.
           const isCredit = category.toLowerCase() === 'credit';
+          // The billing period is what an export replaces (decisions: "Files: exports, corrections, duplicates").
           const periodStart = get('BillingPeriodStart');
+          const periodMatch = periodStart === null ? null : TIMESTAMP_RE.exec(periodStart.trim());
+          if (periodStart !== null && (periodMatch === null || parseUtc(periodStart) === null)) {
+            yield { line, error: `invalid BillingPeriodStart '${periodStart}'` };
+            continue;
+          }
           const row: CostRow = {
             provider: providerId(providerName),
             provider_name: providerName.trim(),
@@ -133,18 +150,22 @@ export function focusCsvSource(path: string): BillingSource {
             cost: isCredit ? '0' : billed,
             credits: isCredit ? billed : '0',
             currency: (get('BillingCurrency') ?? '').trim(),
-            invoice_month: periodStart && /^\d{4}-\d{2}/.test(periodStart) ? periodStart.slice(0, 4) + periodStart.slice(5, 7) : null,
+            // The month as the provider writes it: its periods start at midnight of its own calendar.
+            invoice_month: periodMatch ? periodMatch[1].slice(0, 4) + periodMatch[1].slice(5, 7) : null,
             cost_type: category ? category.toLowerCase() : null,
             project_labels: {},
             resource_labels: tags,
+            resource_id: get('ResourceId') ?? '',
+            correction: (get('ChargeClass') ?? '').trim().toLowerCase() === 'correction',
           };
           yield { line, row };
         }
       } catch (err) {
-        // A broken quote or similar stops the parser; report where, as one more bad line.
-        const e = err as CsvError & { lines?: number };
-        if (typeof e?.code === 'string' && e.code.startsWith('CSV_')) {
-          yield { line: e.lines ?? 0, error: `unreadable CSV: ${e.message}` };
+        // A broken quote or similar stops the parser; report where, as one more bad line. Every parser error is
+        // the file's fault (some codes, e.g. INVALID_OPENING_QUOTE, lack the CSV_ prefix); a read error is not.
+        if (err instanceof CsvError) {
+          const hint = header === null && /got "[;\t]"/.test(err.message) ? NOT_COMMA_SEPARATED : '';
+          yield { line: typeof err.lines === 'number' ? Math.max(1, err.lines) : 1, error: `unreadable CSV: ${err.message}${hint}` };
           return;
         }
         throw err;

@@ -2,8 +2,8 @@
 import { basename } from 'node:path';
 import type { BillingSource } from '@cc/shared/ports/billing-source.ts';
 import type { IngestSourceKind } from '@cc/shared/db/billing-ingest.ts';
-import { BadIngestCommand, type CheckedIngest } from '@cc/shared/commands/billing-ingest.ts';
-import { fileSha256, focusCsvSource } from './focus-csv.ts';
+import { BadIngestCommand, fileSha256, type CheckedIngest } from '@cc/shared/commands/billing-ingest.ts';
+import { focusCsvSource } from './focus-csv.ts';
 import { gcpGeneratedSource } from './gcp-generator.ts';
 import { bigQuerySource, type BigQueryBillingConfig } from './bigquery.ts';
 
