@@ -35,6 +35,31 @@ async function chartDrawn(page: Page): Promise<void> {
 
 const sideNote = (page: Page) => page.getByRole('definition').filter({ hasText: /\d{4}-\d{2}-\d{2} - \d{4}-\d{2}-\d{2}/ });
 
+/**
+ * What runs off the side in the content area: elements reaching past the viewport, or whose content is wider than
+ * their box (clipped or scrolled figures, HTML only). Visually hidden parts (clip-path, e.g. a stacked table's header row) are
+ * not seen, so they do not count.
+ */
+async function overflowing(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const vw = document.documentElement.clientWidth;
+    const out: string[] = [];
+    if (document.documentElement.scrollWidth > vw) out.push(`the page scrolls sideways (${document.documentElement.scrollWidth} > ${vw})`);
+    for (const el of Array.from(document.querySelectorAll('main *'))) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0) continue;
+      let hidden = false;
+      for (let e: Element | null = el; e && !hidden; e = e.parentElement) hidden = getComputedStyle(e).clipPath !== 'none';
+      if (hidden) continue;
+      const text = (el.textContent ?? '').trim().slice(0, 40);
+      if (r.right > vw + 1) out.push(`${el.tagName} '${text}' ends at ${Math.round(r.right)} px`);
+      // SVG boxes (the plotly chart's rotated ticks) report no meaningful scroll width; their ends are checked above.
+      else if (el instanceof HTMLElement && el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1) out.push(`${el.tagName} '${text}' is ${el.scrollWidth} px wide in ${el.clientWidth} px`);
+    }
+    return out;
+  });
+}
+
 async function openSettings(page: Page) {
   await page.getByRole('button', { name: 'Settings' }).click();
   const drawer = page.getByRole('dialog', { name: 'Settings' });
@@ -75,15 +100,21 @@ t.test('billing dashboard', async (t) => {
     project_labels: { team: 'sandbox' },
     resource_labels: { orphan: '', component: 'vm' },
   };
+  // An AWS row on the same account (the gcp drawer must not offer its service), and a project label key with a
+  // leading space as in the FOCUS sample (' org'), shown faithfully.
+  const awsRow = { ...orphanRow, provider: 'aws', provider_name: 'AWS', service: 'Amazon Elastic Compute Cloud', sku: 'BoxUsage', resource_labels: {} };
+  const spacedRow = { ...orphanRow, service: 'Cloud Storage', sku: 'Standard Storage', project_labels: { ' org': 'finance' }, resource_labels: {} };
   await runIngest({
     pool: app.env.pool,
     customerId: ACME.customerId,
     billingAccountId: SECOND_ACCOUNT,
     sourceKind: 'gcp-generated',
     source: {
-      label: 'one hand-made row',
+      label: 'three hand-made rows',
       async *rows() {
         yield { line: 1, row: orphanRow };
+        yield { line: 2, row: awsRow };
+        yield { line: 3, row: spacedRow };
       },
     },
   });
@@ -202,10 +233,12 @@ t.test('billing dashboard', async (t) => {
     await drawer.getByLabel('Date range').selectOption('30days');
     t.equal(await page.getByRole('table', { name: 'Previous months discount' }).count(), 0, 'no earlier months without Historical data');
     await drawer.getByLabel('Historical data').check();
-    next = chartAnswer(page, /\/v2\/billing\/details\/chart\/acme-corp\?.*period=30days/);
+    // Saved settings draw a new chart on the first tab, Total, not on the detail tab that was open (issue 17).
+    next = chartAnswer(page, /\/v2\/billing\/aggregated\/by_service\/chart\/acme-corp\?.*period=30days/);
     await drawer.getByRole('button', { name: 'Save' }).click();
     const thirty = (await (await next).json()) as ChartAnswer;
     t.equal(thirty.data.length, 30, '30 daily bars');
+    t.equal(await page.getByRole('tab', { selected: true }).innerText(), 'Total', 'after Save the dashboard shows Total');
     await chartDrawn(page);
     await page.getByRole('table', { name: 'Previous months discount' }).waitFor();
     t.pass('Historical data lists the earlier months of the discount summary');
@@ -292,6 +325,33 @@ t.test('billing dashboard', async (t) => {
     t.same(lines.slice(1), answer.rows.map((r) => r.map(quote).join(',')), 'every row as answered');
   });
 
+  t.test('the dashboard fits from a 360 px phone to a wide screen', async (t) => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    t.teardown(() => context.close());
+    const page = await context.newPage();
+    await signIn(page, base, 'alice@acme.example');
+    await chartDrawn(page);
+    // Every table of the Tier Discount summary: the current month, the tiers and the earlier months.
+    const drawer = await openSettings(page);
+    await drawer.getByLabel('Historical data').check();
+    await drawer.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('table', { name: 'Previous months discount' }).waitFor();
+    for (const width of [360, 800, 1440]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.waitForFunction((w) => document.documentElement.clientWidth === w, width);
+      await page.waitForTimeout(300); // the chart follows its box's new width
+      await chartDrawn(page);
+      t.same(await overflowing(page), [], `nothing runs off the side at ${width} px`);
+      const sum = page.getByRole('region', { name: 'Spend Sum' });
+      for (const label of ['Selected period', 'Month-to-date', 'Previous month']) {
+        const value = await sum.locator('div', { hasText: label }).locator('dd').innerText();
+        t.match(value.replace(/\s+/g, ' '), MONEY, `${width} px: ${label} shown whole`);
+      }
+      t.equal(await page.getByRole('table', { name: 'Current month discount' }).getByText('Forecasted Discounted Spend').count(), 1, `${width} px: every column is named`);
+      await page.screenshot({ path: `${SCREENSHOT_DIR}/billing-width-${width}.png`, fullPage: true });
+    }
+  });
+
   t.test('victor (customerViewer): only the project-label view, filtered', async (t) => {
     const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
     t.teardown(() => context.close());
@@ -372,6 +432,49 @@ t.test('billing dashboard', async (t) => {
     await page.waitForTimeout(800);
     await page.screenshot({ path: `${SCREENSHOT_DIR}/billing-alice-resource-label-settings.png` });
     await drawer.getByRole('button', { name: 'Cancel' }).click();
+
+    // The services offered follow the provider chosen in the drawer, asked of the settings route (issue 17).
+    const serviceNames = async () => (await page.getByRole('menuitemcheckbox').allInnerTexts()).map((x) => x.trim()).filter((x) => x !== 'All Selected');
+    drawer = await openSettings(page);
+    const servicesButton = drawer.getByRole('button', { name: /^Services/ });
+    await servicesButton.click();
+    await page.getByRole('menuitemcheckbox', { name: 'Compute Engine' }).waitFor();
+    const gcpServices = await serviceNames();
+    t.notOk(gcpServices.includes('Amazon Elastic Compute Cloud'), `gcp offers no AWS service: ${gcpServices.join(', ')}`);
+    await page.keyboard.press('Escape');
+    const awsSettings = page.waitForResponse((r) => r.url().includes('/v2/billing/settings/acme-corp?') && new URL(r.url()).searchParams.get('provider') === 'aws');
+    await drawer.getByLabel('Provider').selectOption('aws');
+    t.same(((await (await awsSettings).json()) as { services: string[] }).services, ['Amazon Elastic Compute Cloud'], 'the route answers the provider asked');
+    await servicesButton.click();
+    await page.getByRole('menuitemcheckbox', { name: 'Amazon Elastic Compute Cloud' }).waitFor();
+    t.same(await serviceNames(), ['Amazon Elastic Compute Cloud'], 'aws offers its own services only');
+    await page.keyboard.press('Escape');
+    await drawer.getByRole('button', { name: 'Cancel' }).click();
+
+    // A label key with a leading space is shown with a visible mark, not as '( org)' (issue 17).
+    drawer = await openSettings(page);
+    await drawer.getByLabel('Group by').selectOption('projectLabel');
+    const spaced = drawer.getByLabel('Project label').locator('option', { hasText: 'org' });
+    t.equal(await spaced.innerText(), '\u2423org', "the key ' org' reads '\u2423org'");
+    await drawer.getByLabel('Project label').selectOption(' org');
+    next = chartAnswer(page, /\/v2\/billing\/project\/labels\/chart\/acme-corp\?/);
+    await drawer.getByRole('button', { name: 'Save' }).click();
+    t.same((await next).request().postDataJSON(), { project_label: ' org' }, 'the key is sent as stored');
+    await page.locator('figcaption', { hasText: 'Total with Project Label' }).waitFor();
+    t.equal(await page.locator('figcaption').innerText(), 'Total with Project Label (\u2423org)', 'the chart title shows the key faithfully');
+    drawer = await openSettings(page);
+    await drawer.getByLabel('Group by').selectOption('serviceAndProject');
+    await drawer.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('tab', { name: 'Total', exact: true }).waitFor();
+
+    // The account choice survives a reload and a deep link (issue 17): the second account's alerts are not implemented.
+    await page.goto(`${base}/billing/alerts`);
+    await page.getByText('Alerts is not implemented for this billing account').waitFor();
+    t.equal(await page.getByRole('combobox', { name: 'Billing account' }).inputValue(), SECOND_ACCOUNT, 'a deep link keeps the chosen account');
+    await page.goto(base);
+    await page.getByRole('button', { name: 'Settings' }).waitFor();
+    t.equal(await page.getByRole('combobox', { name: 'Billing account' }).inputValue(), SECOND_ACCOUNT, 'a reload keeps it too');
+
     await page.getByRole('combobox', { name: 'Billing account' }).selectOption('01A2B3-C4D5E6-F7A8B9');
     await page.getByRole('button', { name: 'Alerts', exact: true }).waitFor();
 
@@ -395,6 +498,11 @@ t.test('billing dashboard', async (t) => {
     t.equal(await page.getByRole('table', { name: 'Discount tiers' }).count(), 0, 'no tier table for Set Discount');
     t.match(note, `${twelveMonthsFrom} - ${to}`, "globex keeps its own (default) settings, not acme's 7 days");
     await page.screenshot({ path: `${SCREENSHOT_DIR}/billing-globex-empty.png`, fullPage: true });
+
+    // Selecting a customer resets the billing account to its first (spec 001 §4), also after a reload.
+    await page.getByRole('combobox', { name: 'Customer' }).selectOption('acme-corp');
+    await page.getByRole('button', { name: 'Alerts', exact: true }).waitFor();
+    t.equal(await page.getByRole('combobox', { name: 'Billing account' }).inputValue(), ACME.billingAccountId, 'back on acme: its first account');
   });
 
   t.test('admin on a narrow window: acting for acme-corp', async (t) => {

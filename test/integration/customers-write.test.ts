@@ -48,8 +48,8 @@ t.test('customer create and update', async (t) => {
 
   t.test('customer id rules', async (t) => {
     const cases: [object, string][] = [
-      [{ ...NEW, customer_name: 'Ab Cd' }, 'Must have at least 6 characters'],
-      [{ ...NEW, customer_id: 'ab c' }, 'Must have at least 6 characters'],
+      [{ ...NEW, customer_name: 'Ab Cd' }, 'Customer Id: Must have at least 6 characters'],
+      [{ ...NEW, customer_id: 'ab c' }, 'Customer Id: Must have at least 6 characters'],
       [{ ...NEW, customer_name: 'Acme 2000' }, 'Customer Id may contain only letters, hyphen and space'],
       [{ ...NEW, customer_id: 'acme_corp' }, 'Customer Id may contain only letters, hyphen and space'],
     ];
@@ -64,11 +64,12 @@ t.test('customer create and update', async (t) => {
   });
 
   t.test('required fields', async (t) => {
-    for (const field of ['customer_name', 'entity', 'billing_account_id']) {
+    const labels = { customer_name: 'Name', entity: 'Entity', billing_account_id: 'Billing account Id' };
+    for (const [field, label] of Object.entries(labels)) {
       for (const value of [undefined, '', '  ', ...(field === 'billing_account_id' ? [' , '] : [])]) {
         const res = await post({ ...NEW, customer_id: 'requiredcheck', [field]: value });
         t.equal(res.statusCode, 400);
-        t.same(res.json(), { detail: `${field}: This field is required` }, `${field}=${JSON.stringify(value)}`);
+        t.same(res.json(), { detail: `${label}: This field is required` }, `${field}=${JSON.stringify(value)}`);
       }
     }
     const unknownEntity = await post({ ...NEW, customer_id: 'requiredcheck', entity: 'no-such-entity' });
@@ -89,31 +90,29 @@ t.test('customer create and update', async (t) => {
       t.equal(res.json().billing_currency, cur);
     }
     const bad = await put('umbrellalabs', { billing_currency: 'SEK' });
-    t.equal(bad.statusCode, 400);
-    t.match(bad.json().detail, /billing_currency/);
+    t.same([bad.statusCode, bad.json()], [400, { detail: 'Currency must be one of EUR, GBP, USD, DKK' }]);
   });
 
   t.test('dashboard types: Set Discount needs a discount, Tier Discount numeric rows; other types drop them', async (t) => {
     const noDiscount = await put('umbrellalabs', { billing_dashboard_type: 'Set Discount' });
-    t.same([noDiscount.statusCode, noDiscount.json()], [400, { detail: 'billing_dashboard_set_discount: This field is required' }]);
+    t.same([noDiscount.statusCode, noDiscount.json()], [400, { detail: 'Discount (%): This field is required' }]);
     const tooMuch = await put('umbrellalabs', { billing_dashboard_type: 'Set Discount', billing_dashboard_set_discount: 101 });
-    t.equal(tooMuch.statusCode, 400);
+    t.same([tooMuch.statusCode, tooMuch.json()], [400, { detail: 'Discount (%) must be 100 or less' }]);
     const set = await put('umbrellalabs', { billing_dashboard_type: 'Set Discount', billing_dashboard_set_discount: 7.5 });
     t.equal(set.json().billing_dashboard_set_discount, 7.5);
 
     const noTiers = await put('umbrellalabs', { billing_dashboard_type: 'Tier Discount', billing_dashboard_tier_discount: [] });
-    t.same([noTiers.statusCode, noTiers.json()], [400, { detail: 'billing_dashboard_tier_discount: This field is required' }]);
+    t.same([noTiers.statusCode, noTiers.json()], [400, { detail: 'Discount tiers: This field is required' }]);
     const textTier = await put('umbrellalabs', {
       billing_dashboard_type: 'Tier Discount',
       billing_dashboard_tier_discount: [{ threshold_spend: 'lots', percentage: 2 }],
     });
-    t.equal(textTier.statusCode, 400);
-    t.match(textTier.json().detail, /threshold_spend must be number/);
+    t.same([textTier.statusCode, textTier.json()], [400, { detail: 'Discount tiers, row 1: Threshold spend must be a number' }]);
     const same = await put('umbrellalabs', {
       billing_dashboard_type: 'Tier Discount',
       billing_dashboard_tier_discount: [{ threshold_spend: 10, percentage: 2 }, { threshold_spend: 10, percentage: 3 }],
     });
-    t.same(same.json(), { detail: 'billing_dashboard_tier_discount: two tiers have the same threshold spend' });
+    t.same(same.json(), { detail: 'Discount tiers: two tiers have the same threshold spend' });
     const tiers = await put('umbrellalabs', {
       billing_dashboard_type: 'Tier Discount',
       billing_dashboard_tier_discount: [{ threshold_spend: '50000', percentage: '4' }, { threshold_spend: 10000, percentage: 2 }],
@@ -125,16 +124,49 @@ t.test('customer create and update', async (t) => {
     const standard = await put('umbrellalabs', { billing_dashboard_type: 'Standard' });
     t.same(standard.json().billing_dashboard_tier_discount, []);
     const unknown = await put('umbrellalabs', { billing_dashboard_type: 'Fancy' });
-    t.equal(unknown.statusCode, 400);
+    t.same([unknown.statusCode, unknown.json()], [400, { detail: 'Dashboard type must be one of Standard, Set Discount, Tier Discount' }]);
+  });
+
+  t.test("the stored type 'Discount' of spec 000 §3 is taken as Set Discount", async (t) => {
+    const noDiscount = await put('umbrellalabs', { billing_dashboard_type: 'Discount' });
+    t.same([noDiscount.statusCode, noDiscount.json()], [400, { detail: 'Discount (%): This field is required' }], 'with the same rule');
+    const res = await put('umbrellalabs', { billing_dashboard_type: 'Discount', billing_dashboard_set_discount: 4 });
+    t.equal(res.statusCode, 200, res.body);
+    t.match(res.json(), { billing_dashboard_type: 'Set Discount', billing_dashboard_set_discount: 4 });
+    const created = await post({ ...NEW, customer_name: 'Discount Labs', billing_account_id: '0DDDDD-111111', billing_dashboard_type: 'Discount', billing_dashboard_set_discount: 3 });
+    t.equal(created.statusCode, 201, created.body);
+    t.equal(created.json().billing_dashboard_type, 'Set Discount');
+  });
+
+  t.test('every 400 on a customer field names the field as the form does, in a sentence', async (t) => {
+    const cases: [object, string][] = [
+      [{ support_request: 'yes' }, 'Rapid Architecture Ticket must be true or false'],
+      [{ minimum_anomaly_threshold: -1 }, 'Minimum Threshold must be 0 or more'],
+      [{ minimum_value_toggled_anomaly: 'ten' }, 'Minimum Require Change Amount must be a number'],
+      [{ billing_dashboard_tier_discount: [{ percentage: 2 }] }, 'Discount tiers, row 1: Threshold spend: This field is required'],
+      [{ billing_dashboard_tier_discount: [{ threshold_spend: 1, percentage: 2 }, { threshold_spend: 2, percentage: 120 }] }, 'Discount tiers, row 2: Percentage must be 100 or less'],
+      [{ project_provisioning: [{ template_name: 'a' }] }, 'Project templates, template 1: Folder name: This field is required'],
+      [{ business_units: [{ name: 'x' }] }, 'Business units, row 1 must be text'],
+    ];
+    for (const [body, detail] of cases) {
+      const res = await put('umbrellalabs', body);
+      t.same([res.statusCode, res.json()], [400, { detail }], JSON.stringify(body));
+    }
+    const notObject = await app.inject({ method: 'PUT', url: '/v1/customers/umbrellalabs/', headers: admin, payload: [1] });
+    t.same([notObject.statusCode, notObject.json()], [400, { detail: 'The customer must be sent as a JSON object' }]);
+    // Other routes keep the generic '{part}/{property} …' detail.
+    const entity = await app.inject({ method: 'POST', url: '/v1/entities/', headers: admin, payload: { name: { x: 1 } } });
+    t.equal(entity.statusCode, 400);
+    t.match(entity.json().detail, /^body\//, `generic elsewhere: ${entity.json().detail}`);
   });
 
   t.test('Inventory and System health only with a Service Account; unticking clears them', async (t) => {
     const without = await put('umbrellalabs', { inventory: true });
     t.same([without.statusCode, without.json()], [400, { detail: 'Inventory and System health need a Service Account' }]);
     const noEmail = await put('umbrellalabs', { gcp_service_account: true });
-    t.same(noEmail.json(), { detail: 'service_account_email: This field is required' });
+    t.same(noEmail.json(), { detail: 'Service account e-mail: This field is required' });
     const badEmail = await put('umbrellalabs', { gcp_service_account: true, service_account_email: 'robot@nowhere' });
-    t.same(badEmail.json(), { detail: 'service_account_email: Email is not valid' });
+    t.same(badEmail.json(), { detail: 'Service account e-mail: Email is not valid' });
     const on = await put('umbrellalabs', {
       gcp_service_account: true,
       service_account_email: 'CC@Umbrella-Ops.iam.gserviceaccount.com',
@@ -149,11 +181,11 @@ t.test('customer create and update', async (t) => {
 
   t.test('side panels: monitoring link, workspace domain, drive folder', async (t) => {
     const badLink = await put('umbrellalabs', { grafana_external_link: 'javascript:alert(1)' });
-    t.same(badLink.json(), { detail: 'grafana_external_link: must be an http(s) link' });
+    t.same(badLink.json(), { detail: 'Customized monitoring dashboard link: must be an http(s) link' });
     const noDomain = await put('umbrellalabs', { workspace_license: true });
-    t.same(noDomain.json(), { detail: 'domain_name: This field is required' });
+    t.same(noDomain.json(), { detail: 'Workspace license domain identifier: This field is required' });
     const badDomain = await put('umbrellalabs', { domain_name: 'not a domain' });
-    t.same(badDomain.json(), { detail: 'domain_name: not a domain name' });
+    t.same(badDomain.json(), { detail: 'Workspace license domain identifier: not a domain name' });
     const res = await put('umbrellalabs', {
       grafana_external_link: 'https://grafana.example/d/abc',
       workspace_license: true,
@@ -176,7 +208,7 @@ t.test('customer create and update', async (t) => {
 
   t.test('anomaly thresholds and project provisioning fields', async (t) => {
     const negative = await put('umbrellalabs', { minimum_anomaly_threshold: -1 });
-    t.equal(negative.statusCode, 400);
+    t.same([negative.statusCode, negative.json()], [400, { detail: 'Minimum Threshold must be 0 or more' }]);
     const template = {
       template_name: 'Data',
       folder_name: 'data',
@@ -200,7 +232,7 @@ t.test('customer create and update', async (t) => {
     t.match(res.json(), { anomaly_detection: true, minimum_anomaly_threshold: 35, minimum_value_toggled_anomaly: 250.5, business_units: ['retail'], env: ['dev', 'prod'] });
     t.same(res.json().project_provisioning, [template]);
     const dup = await put('umbrellalabs', { project_provisioning: [template, template] });
-    t.same(dup.json(), { detail: 'project_provisioning: template names must be unique' });
+    t.same(dup.json(), { detail: 'Project templates: template names must be unique' });
   });
 
   t.test('update keeps omitted fields, ignores a customer_id in the body', async (t) => {

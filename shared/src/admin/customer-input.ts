@@ -4,7 +4,13 @@
  */
 import { CURRENCIES, DEFAULT_CURRENCY } from '../constants.ts';
 import { isEmail, EMAIL_NOT_VALID } from './emails.ts';
-import { InputError, required } from './input-error.ts';
+import { InputError } from './input-error.ts';
+import { customerProblem, customerRequired, DASHBOARD_TYPE_ALIASES } from './customer-messages.ts';
+
+/** A customer field's 400: '{label}: This field is required' (customer-messages.ts says why labels). */
+const required = (field: string) => new InputError(customerRequired(field));
+/** A customer field's 400: '{label}: {problem}'. */
+const problem = (field: string, text: string) => new InputError(customerProblem(field, text));
 
 export interface TierRow {
   threshold_spend: number;
@@ -94,10 +100,14 @@ export function customerIdProblem(raw: string): string | null {
   return null;
 }
 
-/** The Customer Id, or a 400 naming the rule it breaks. Derived from the name when the form sends none. */
+/**
+ * The Customer Id, or a 400 naming the rule it breaks. Derived from the name when the form sends none. The
+ * length rule's spec text names no field, so the api's answer says which ('Customer Id: Must have …').
+ */
 export function customerIdFrom(raw: string): string {
-  const problem = customerIdProblem(raw);
-  if (problem) throw new InputError(problem);
+  const broken = customerIdProblem(raw);
+  if (broken === CUSTOMER_ID_TOO_SHORT) throw problem('customer_id', broken);
+  if (broken) throw new InputError(broken);
   return normaliseCustomerId(raw);
 }
 
@@ -112,7 +122,7 @@ export function driveFolderId(raw: string): string {
   const at = id.indexOf('/folders/');
   if (at >= 0) id = id.slice(at + '/folders/'.length);
   id = id.split(/[?#/]/)[0] ?? '';
-  if (id !== '' && !/^[A-Za-z0-9_-]+$/.test(id)) throw new InputError('drive_id: not a drive folder id or folder link');
+  if (id !== '' && !/^[A-Za-z0-9_-]+$/.test(id)) throw problem('drive_id', 'not a drive folder id or folder link');
   return id;
 }
 
@@ -127,14 +137,14 @@ function httpUrl(raw: string, field: string): string {
   } catch {
     // fall through
   }
-  throw new InputError(`${field}: must be an http(s) link`);
+  throw problem(field, 'must be an http(s) link');
 }
 
 function tiers(rows: TierRow[]): TierRow[] {
   const sorted = [...rows].sort((a, b) => a.threshold_spend - b.threshold_spend);
   for (let i = 1; i < sorted.length; i++) {
     if (sorted[i]!.threshold_spend === sorted[i - 1]!.threshold_spend) {
-      throw new InputError('billing_dashboard_tier_discount: two tiers have the same threshold spend');
+      throw problem('billing_dashboard_tier_discount', 'two tiers have the same threshold spend');
     }
   }
   return sorted;
@@ -142,8 +152,8 @@ function tiers(rows: TierRow[]): TierRow[] {
 
 function templates(list: unknown[]): unknown[] {
   const names = list.map((t) => String((t as { template_name?: unknown }).template_name ?? '').trim());
-  if (names.some((n) => n === '')) throw new InputError(`project_provisioning: template_name: This field is required`);
-  if (new Set(names).size !== names.length) throw new InputError('project_provisioning: template names must be unique');
+  if (names.some((n) => n === '')) throw problem('project_provisioning', customerRequired('template_name'));
+  if (new Set(names).size !== names.length) throw problem('project_provisioning', 'template names must be unique');
   return list;
 }
 
@@ -164,9 +174,10 @@ export function resolveCustomer(input: CustomerInput, base: CustomerRecord): Cus
   if (billing_account_ids.length === 0) throw required('billing_account_id');
 
   const billing_currency = pick('billing_currency');
-  if (!(CURRENCIES as readonly string[]).includes(billing_currency)) throw new InputError(`billing_currency: must be one of ${CURRENCIES.join(', ')}`);
+  if (!(CURRENCIES as readonly string[]).includes(billing_currency)) throw new InputError(`Currency must be one of ${CURRENCIES.join(', ')}`);
 
-  const billing_dashboard_type = pick('billing_dashboard_type');
+  const asked = pick('billing_dashboard_type');
+  const billing_dashboard_type = DASHBOARD_TYPE_ALIASES[asked] ?? asked;
   let billing_dashboard_set_discount: number | null = null;
   let billing_dashboard_tier_discount: TierRow[] = [];
   if (billing_dashboard_type === 'Set Discount') {
@@ -184,7 +195,7 @@ export function resolveCustomer(input: CustomerInput, base: CustomerRecord): Cus
   if (gcp_service_account) {
     service_account_email = pick('service_account_email').trim().toLowerCase();
     if (service_account_email === '') throw required('service_account_email');
-    if (!isEmail(service_account_email)) throw new InputError(`service_account_email: ${EMAIL_NOT_VALID}`);
+    if (!isEmail(service_account_email)) throw problem('service_account_email', EMAIL_NOT_VALID);
     inventory = pick('inventory');
     system_health_dashboard = pick('system_health_dashboard');
   } else if (input.inventory === true || input.system_health_dashboard === true) {
@@ -194,7 +205,7 @@ export function resolveCustomer(input: CustomerInput, base: CustomerRecord): Cus
   const workspace_license = pick('workspace_license');
   const domain_name = pick('domain_name').trim().toLowerCase();
   if (domain_name !== '' && !/^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$/.test(domain_name)) {
-    throw new InputError('domain_name: not a domain name');
+    throw problem('domain_name', 'not a domain name');
   }
   if (workspace_license && domain_name === '') throw required('domain_name');
 

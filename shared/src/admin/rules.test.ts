@@ -9,7 +9,7 @@ import { entityNames } from './users.ts';
 t.test('customer id', async (t) => {
   t.equal(customerIdFrom('Acme Corp'), 'acmecorp');
   t.equal(customerIdFrom('  Big - Co  '), 'big-co');
-  t.throws(() => customerIdFrom('Ab Cd'), { message: 'Must have at least 6 characters', statusCode: 400 });
+  t.throws(() => customerIdFrom('Ab Cd'), { message: 'Customer Id: Must have at least 6 characters', statusCode: 400 });
   t.throws(() => customerIdFrom('Acme Corp.'), { message: 'Customer Id may contain only letters, hyphen and space' });
   t.throws(() => customerIdFrom('Åcme Corp'), { message: 'Customer Id may contain only letters, hyphen and space' });
 });

@@ -50,6 +50,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { CURRENCIES, EMAIL_PATTERN } from '@cc/shared/constants.ts';
 import { ROLES } from '@cc/shared/permissions.ts';
 import { Page, PageSize } from './common.ts';
+import { DASHBOARD_TYPE_ALIASES } from '../admin/customer-messages.ts';
 
 const Email = Type.String({ pattern: EMAIL_PATTERN });
 
@@ -102,6 +103,7 @@ export type ProjectTemplate = Static<typeof ProjectTemplate>;
  * The editable customer fields. On create, omitted fields take their defaults (EUR, Standard, flags off,
  * thresholds 20 / 10); on update, omitted fields keep their stored value.
  * - billing_account_id: spaces are removed, items split on commas (first = default account); required.
+ * - billing_dashboard_type: Standard, Set Discount ('Discount' is taken as Set Discount) or Tier Discount.
  * - billing_dashboard_set_discount: required with 'Set Discount' (0–100); billing_dashboard_tier_discount: at
  *   least one row with 'Tier Discount'; both are cleared for the other types.
  * - inventory / system_health_dashboard: only with gcp_service_account (400 otherwise); turning the service
@@ -113,7 +115,8 @@ const CustomerFields = {
   entity: Type.String(),
   billing_account_id: Type.String(),
   billing_currency: Type.Optional(Type.Union(CURRENCIES.map((c) => Type.Literal(c)))),
-  billing_dashboard_type: Type.Optional(Type.Union(DASHBOARD_TYPES.map((c) => Type.Literal(c)))),
+  // 'Discount' (spec 000 §3's stored name) is accepted and stored as 'Set Discount'.
+  billing_dashboard_type: Type.Optional(Type.Union([...DASHBOARD_TYPES, ...Object.keys(DASHBOARD_TYPE_ALIASES)].map((c) => Type.Literal(c)))),
   // Null first: with type coercion on, a null would otherwise be coerced to 0 by the number branch.
   billing_dashboard_set_discount: Type.Optional(Type.Union([Type.Null(), Type.Number({ minimum: 0, maximum: 100 })])),
   billing_dashboard_tier_discount: Type.Optional(Type.Array(TierRow)),

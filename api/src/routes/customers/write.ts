@@ -5,7 +5,8 @@ import { withTransaction, type Queryable } from '@cc/shared/db/pool.ts';
 import { entityExists } from '@cc/shared/db/entities.ts';
 import { billingAccountsOfOthers, findCustomerRecord, insertCustomer, updateCustomer } from '@cc/shared/db/customers-write.ts';
 import { customerIdFrom, newCustomerBase, resolveCustomer, type CustomerRecord } from '@cc/shared/admin/customer-input.ts';
-import { InputError, required } from '@cc/shared/admin/input-error.ts';
+import { InputError } from '@cc/shared/admin/input-error.ts';
+import { customerRequired, customerSchemaMessage, type SchemaFailure } from '@cc/shared/admin/customer-messages.ts';
 import { CustomerDocument } from '@cc/shared/schemas/customer.ts';
 import { CustomerCreate, CustomerParams, CustomerUpdate } from '@cc/shared/schemas/admin.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';
@@ -22,6 +23,13 @@ async function checkReferences(db: Queryable, c: CustomerRecord): Promise<void> 
     throw new InputError(taken.map((t) => `Billing account ${t.account} already belongs to customer ${t.customer_id}`).join('; '));
   }
 }
+
+/**
+ * A customer body that fails its schema answers one sentence naming the field by its form label
+ * (shared/admin/customer-messages.ts), not ajv's "body/… must match a schema in anyOf". Fastify answers the
+ * returned error as 400 through the one error handler, so the body stays `{ detail }`.
+ */
+const schemaErrorFormatter = (failures: SchemaFailure[]) => new InputError(customerSchemaMessage(failures));
 
 async function answer(app: FastifyInstance, customerId: string) {
   const doc = await findCustomer(app.pg, customerId);
@@ -46,10 +54,11 @@ const customersWrite: FastifyPluginAsyncTypebox = async (app) => {
         body: CustomerCreate,
         response: withErrors({ 201: CustomerDocument }),
       },
+      schemaErrorFormatter,
     },
     async (req, reply) => {
       const body = req.body;
-      if (!body.customer_name?.trim()) throw required('customer_name');
+      if (!body.customer_name?.trim()) throw new InputError(customerRequired('customer_name'));
       const customerId = customerIdFrom(body.customer_id?.trim() ? body.customer_id : body.customer_name);
       const record = resolveCustomer(body, newCustomerBase(customerId));
       await withTransaction(app.pg, async (tx) => {
@@ -71,6 +80,7 @@ const customersWrite: FastifyPluginAsyncTypebox = async (app) => {
         body: CustomerUpdate,
         response: withErrors({ 200: CustomerDocument }),
       },
+      schemaErrorFormatter,
     },
     async (req) => {
       await withTransaction(app.pg, async (tx) => {

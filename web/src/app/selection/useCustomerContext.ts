@@ -4,6 +4,7 @@ import { useAppDispatch, useAppSelector } from '../hooks.ts';
 import { SELECTED_CUSTOMER_COOKIE, readCookie, writeCookie } from '../../common/cookies.ts';
 import { billingAccountSelected, customerSelected } from './selectionSlice.ts';
 import { splitBillingAccounts, useGetCustomerQuery } from './customerApi.ts';
+import { forgetBillingAccountUnlessFor, rememberBillingAccount, rememberedBillingAccount } from './billing-account-memory.ts';
 import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
 
 const NO_CUSTOMERS: CustomerRef[] = [];
@@ -20,6 +21,7 @@ export function useSelectedCustomer() {
   const select = useCallback(
     (customerId: string) => {
       writeCookie(SELECTED_CUSTOMER_COOKIE, customerId);
+      forgetBillingAccountUnlessFor(customerId);
       dispatch(customerSelected({ customerId }));
     },
     [dispatch],
@@ -40,13 +42,24 @@ export function useCurrentCustomer(): { customer: CustomerDocument | null; isLoa
   return { customer, isLoading: !customer && !isError && isFetching, isError };
 }
 
-/** The selected customer's billing accounts; the chosen one if still valid, else the first. */
+/**
+ * The selected customer's billing accounts; the chosen one if still valid, else the first. The choice is
+ * remembered (billing-account-memory.ts), so a reload or a deep link in the same browser keeps it.
+ */
 export function useBillingAccounts() {
   const dispatch = useAppDispatch();
   const { customer } = useCurrentCustomer();
+  const customerId = customer?.customer_id ?? null;
   const accounts = splitBillingAccounts(customer?.billing_account_id);
-  const wish = useAppSelector((s) => s.selection.billingAccountId);
+  const chosen = useAppSelector((s) => s.selection.billingAccountId);
+  const wish = chosen ?? (customerId ? rememberedBillingAccount(customerId) : null);
   const active = wish && accounts.includes(wish) ? wish : (accounts[0] ?? null);
-  const select = useCallback((billingAccountId: string) => dispatch(billingAccountSelected({ billingAccountId })), [dispatch]);
+  const select = useCallback(
+    (billingAccountId: string) => {
+      if (customerId) rememberBillingAccount(customerId, billingAccountId);
+      dispatch(billingAccountSelected({ billingAccountId }));
+    },
+    [dispatch, customerId],
+  );
   return { accounts, active, select };
 }

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import type { CustomerRef } from '@cc/shared/claims.ts';
 import { useAppDispatch, useAppSelector } from '../hooks.ts';
 import { billingAccountSelected } from './selectionSlice.ts';
+import { rememberBillingAccount } from './billing-account-memory.ts';
 import { useSelectedCustomer } from './useCustomerContext.ts';
 import { LINK_BILLING_ACCOUNT_PARAM, LINK_CUSTOMER_PARAM } from '@cc/shared/links.ts';
 
@@ -25,7 +26,10 @@ export function useSelectionFromLink(): void {
       select(customer);
       const account = params.get(LINK_BILLING_ACCOUNT_PARAM);
       // Validated by useBillingAccounts against the customer's accounts; an unknown one falls back to the first.
-      if (account) dispatch(billingAccountSelected({ billingAccountId: account }));
+      if (account) {
+        rememberBillingAccount(customer, account);
+        dispatch(billingAccountSelected({ billingAccountId: account }));
+      }
     }
     params.delete(LINK_CUSTOMER_PARAM);
     params.delete(LINK_BILLING_ACCOUNT_PARAM);

@@ -7,10 +7,10 @@ import { Page, PageLoading, PageMessage } from '../../common/Page.tsx';
 import { ListTable, type ListColumn } from '../../common/list/ListTable.tsx';
 import { useBillingAccounts, useCurrentCustomer, useSelectedCustomer } from '../../app/selection/useCustomerContext.ts';
 import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
-import type { Anomaly, AnomalyAnswer } from '@cc/shared/schemas/insights.ts';
+import type { Anomaly } from '@cc/shared/schemas/insights.ts';
 import { useGetAnomaliesQuery } from './anomaliesApi.ts';
 import { formatMoney, formatNumber } from '../../common/numbers.ts';
-import { anomalyDate, changeSortValue, formatChange } from './anomaly-format.ts';
+import { anomalyDate, changeSortValue, coverageText, emptyText, formatChange } from './anomaly-format.ts';
 
 const COLUMNS: readonly ListColumn<Anomaly>[] = [
   { id: 'project', header: 'Project', text: (a) => a.project_id },
@@ -97,7 +97,7 @@ function AnomalyTable({ title, customer, billingAccountId, date, minimumAnomalyT
           subtitle={
             <>
               Increase of at least {formatNumber(minimumAnomalyThreshold)}% and {formatMoney(minimumValueToggledAnomaly, currency)} over the mean
-              daily spend{currentData ? <Coverage answer={currentData} /> : null}
+              daily spend{currentData ? coverageText(currentData) : null}
             </>
           }
           rows={currentData?.anomalies ?? []}
@@ -113,23 +113,4 @@ function AnomalyTable({ title, customer, billingAccountId, date, minimumAnomalyT
       )}
     </Page>
   );
-}
-
-/** What the answer covered: the window, and the series too young to judge (cold start). */
-function Coverage({ answer }: { answer: AnomalyAnswer }) {
-  return (
-    <>
-      {' '}
-      of the previous {answer.window_days} days. {answer.judged_series} project and service series judged
-      {answer.cold_start_series > 0
-        ? `; ${answer.cold_start_series} with less than ${answer.min_history_days} days of history not judged yet`
-        : ''}
-      .
-    </>
-  );
-}
-
-function emptyText(answer: AnomalyAnswer | undefined, date: string): string {
-  if (answer && answer.computed_at === null) return `Anomaly detection has not run for ${date} yet`;
-  return `No anomalies found for ${date}`;
 }

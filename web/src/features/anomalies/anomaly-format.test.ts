@@ -1,7 +1,8 @@
 import t from 'tap';
 import { sortRows } from '../../common/list/list-table.ts';
 import { formatMoney } from '../../common/numbers.ts';
-import { anomalyDate, changeSortValue, formatChange } from './anomaly-format.ts';
+import { anomalyDate, changeSortValue, coverageText, emptyText, formatChange } from './anomaly-format.ts';
+import type { AnomalyAnswer } from '@cc/shared/schemas/insights.ts';
 
 t.test('the judged day is two days before today in US/Pacific', async (t) => {
   // 2026-03-01 05:00 UTC is still 2026-02-28 in Los Angeles (21:00 PST).
@@ -30,4 +31,28 @@ t.test('sorted by the biggest change, new spend (zero mean) comes first', async 
     sortRows(rows, (r) => changeSortValue(r.perc), 'ASC').map((r) => r.p),
     ['a', 'b', 'new'],
   );
+});
+
+t.test('a day detection has not run for says only that, not "0 series judged"', async (t) => {
+  const base: AnomalyAnswer = {
+    date: '2026-02-26',
+    billing_account_id: 'X',
+    anomalies: [],
+    anomaly_detection: true,
+    computed_at: null,
+    window_days: 30,
+    judged_series: 0,
+    cold_start_series: 0,
+    min_history_days: 7,
+  };
+  t.equal(coverageText(base), '.', 'no coverage sentence');
+  t.equal(emptyText(base, base.date), 'Anomaly detection has not run for 2026-02-26 yet');
+  const ran = { ...base, computed_at: '2026-02-27T13:30:00Z', judged_series: 0 };
+  t.equal(coverageText(ran), ' of the previous 30 days. 0 project and service series judged.');
+  t.equal(emptyText(ran, base.date), 'No anomalies found for 2026-02-26');
+  t.equal(
+    coverageText({ ...ran, judged_series: 4, cold_start_series: 2 }),
+    ' of the previous 30 days. 4 project and service series judged; 2 with less than 7 days of history not judged yet.',
+  );
+  t.equal(emptyText(undefined, base.date), 'No anomalies found for 2026-02-26', 'while loading');
 });

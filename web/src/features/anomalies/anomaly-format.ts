@@ -1,4 +1,5 @@
 import { addDays, billingToday } from '@cc/shared/time.ts';
+import type { AnomalyAnswer } from '@cc/shared/schemas/insights.ts';
 import { formatNumber } from '../../common/numbers.ts';
 
 /** The judged day: two days before today, US/Pacific, YYYY-MM-DD (spec 000 §7, §9). */
@@ -18,4 +19,21 @@ export function formatChange(perc: number | null): string {
  */
 export function changeSortValue(perc: number | null): number {
   return perc ?? Number.POSITIVE_INFINITY;
+}
+
+/**
+ * What the answer covered, continuing the subtitle's rule sentence: the window, the judged series and the cold-start
+ * series not judged yet. Nothing when detection has not run for the day: '0 series judged' beside 'has not run'
+ * told two stories at once; the empty text alone says it (issue 17).
+ */
+export function coverageText(answer: AnomalyAnswer): string {
+  if (answer.computed_at === null) return '.';
+  const cold = answer.cold_start_series > 0 ? `; ${answer.cold_start_series} with less than ${answer.min_history_days} days of history not judged yet` : '';
+  return ` of the previous ${answer.window_days} days. ${answer.judged_series} project and service series judged${cold}.`;
+}
+
+/** The empty table's text: not run yet, or nothing found. */
+export function emptyText(answer: AnomalyAnswer | undefined, date: string): string {
+  if (answer && answer.computed_at === null) return `Anomaly detection has not run for ${date} yet`;
+  return `No anomalies found for ${date}`;
 }

@@ -40,7 +40,7 @@ export function BillingDashboard({ claims, customer, billingAccountId, firstAcco
   const [tabIndex, setTabIndex] = useState(0);
   const settingsButton = useRef<HTMLButtonElement>(null);
 
-  const { data: options } = useGetBillingSettingsQuery({ customer: customerId, billingAccountId });
+  const { data: options } = useGetBillingSettingsQuery({ customer: customerId, billingAccountId, provider: s.provider });
   const currency = options?.currency || (typeof customer.billing_currency === 'string' && customer.billing_currency) || DEFAULT_CURRENCY;
 
   const tabs = tabsFor(s.groupBy, s.provider);
@@ -68,6 +68,8 @@ export function BillingDashboard({ claims, customer, billingAccountId, firstAcco
 
   function onSave(next: SavedBillingSettings) {
     save(next);
+    // New settings draw a new chart: it opens on the first tab (Total), not on the tab of the old settings.
+    setTabIndex(0);
     setDrawerOpen(false);
   }
 
@@ -112,7 +114,8 @@ export function BillingDashboard({ claims, customer, billingAccountId, firstAcco
         <SettingsDrawer
           value={saved}
           defaults={defaults}
-          options={options}
+          customer={customerId}
+          billingAccountId={billingAccountId}
           canPickProvider={canPickProvider}
           viewer={viewer}
           onSave={onSave}

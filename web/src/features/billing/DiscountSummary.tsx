@@ -12,26 +12,38 @@ export function carriesDiscounts(months: readonly BillingMonth[] | undefined, da
   return (dashboardType !== undefined && dashboardType !== 'Standard') || months.some((m) => Number(m.discount) !== 0);
 }
 
-function MonthTable({ label, caption, months, columns }: { label: string; caption: string; months: readonly BillingMonth[]; columns: DiscountColumn[] }) {
+/**
+ * A month table. In a narrow content area (phone, 800 px window with the side menu) each month turns into a card,
+ * one line per column with its header beside the value, instead of running off the side (issue 17): `stack` says at
+ * which width (BillingDashboard.module.css, container queries on `.discounts`). The explicit roles keep the table's
+ * meaning for assistive technology when CSS lays the rows out as blocks.
+ */
+function MonthTable({ label, caption, months, columns, stack }: { label: string; caption: string; months: readonly BillingMonth[]; columns: DiscountColumn[]; stack: 'wide' | 'narrow' }) {
   return (
-    <table className={styles.table} aria-label={label}>
+    <table className={`${styles.table} ${stack === 'wide' ? styles.stackWide : styles.stackNarrow}`} aria-label={label} role="table">
       <caption>{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Month</th>
+      <thead role="rowgroup">
+        <tr role="row">
+          <th scope="col" role="columnheader">
+            Month
+          </th>
           {columns.map((c) => (
-            <th key={c.header} scope="col">
+            <th key={c.header} scope="col" role="columnheader">
               {c.header}
             </th>
           ))}
         </tr>
       </thead>
-      <tbody>
+      <tbody role="rowgroup">
         {months.map((m) => (
-          <tr key={m.month}>
-            <th scope="row">{m.month}</th>
+          <tr key={m.month} role="row">
+            <th scope="row" role="rowheader" data-label="Month">
+              {m.month}
+            </th>
             {columns.map((c) => (
-              <td key={c.header}>{c.cell(m)}</td>
+              <td key={c.header} role="cell" data-label={c.header}>
+                {c.cell(m)}
+              </td>
             ))}
           </tr>
         ))}
@@ -89,11 +101,11 @@ export function DiscountSummary({ months, currency, historical, dashboardType, t
   return (
     <div className={styles.discounts}>
       <div className={styles.discountRow}>
-        <MonthTable label="Current month discount" caption={`Current month (${currency})`} months={[current]} columns={discountColumns(dashboardType, true)} />
+        <MonthTable label="Current month discount" caption={`Current month (${currency})`} months={[current]} columns={discountColumns(dashboardType, true)} stack="wide" />
         {dashboardType === 'Tier Discount' && tiers.length > 0 ? <TierTable tiers={tiers} reached={current.reached_tier} currency={currency} /> : null}
       </div>
       {historical && earlier.length > 0 ? (
-        <MonthTable label="Previous months discount" caption={`Previous months (${currency})`} months={earlier} columns={discountColumns(dashboardType, false)} />
+        <MonthTable label="Previous months discount" caption={`Previous months (${currency})`} months={earlier} columns={discountColumns(dashboardType, false)} stack="narrow" />
       ) : null}
     </div>
   );

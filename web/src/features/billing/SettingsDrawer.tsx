@@ -16,14 +16,17 @@ import {
   type SavedBillingSettings,
 } from './settings.ts';
 import { MultiSelect } from './MultiSelect.tsx';
-import type { BillingPeriod, BillingProvider, BillingSettings, TopN } from '@cc/shared/schemas/billing.ts';
+import { visibleLabel } from './label-text.ts';
+import { useGetBillingSettingsQuery } from './billingApi.ts';
+import type { BillingPeriod, BillingProvider, TopN } from '@cc/shared/schemas/billing.ts';
 import styles from './BillingDashboard.module.css';
 
 export interface SettingsDrawerProps {
   value: SavedBillingSettings;
   /** What Reset to default restores. */
   defaults: SavedBillingSettings;
-  options: BillingSettings | undefined;
+  customer: string;
+  billingAccountId: string;
   /** gcp_*: the provider may be chosen. */
   canPickProvider: boolean;
   /** customerViewer: only the project-label view. */
@@ -37,9 +40,11 @@ export interface SettingsDrawerProps {
  * resource label, show spend sum, historical data, top. Save stays disabled while a required choice
  * is missing; Reset to default puts the defaults into the form.
  */
-export function SettingsDrawer({ value, defaults, options, canPickProvider, viewer, onSave, onClose }: SettingsDrawerProps) {
+export function SettingsDrawer({ value, defaults, customer, billingAccountId, canPickProvider, viewer, onSave, onClose }: SettingsDrawerProps) {
   const [draft, setDraft] = useState<SavedBillingSettings>(value);
   const s = draft.settings;
+  // The choices follow the provider chosen in the drawer, so gcp offers gcp's services only (issue 17).
+  const { currentData: options } = useGetBillingSettingsQuery({ customer, billingAccountId, provider: s.provider });
   const errors = validateSettings(s);
   const invalid = Object.keys(errors).length > 0;
   // Spec 000 §6: group by is offered only with gcp_* and provider gcp; a viewer has the label view only.
@@ -156,7 +161,7 @@ export function SettingsDrawer({ value, defaults, options, canPickProvider, view
               </Select.Option>
               {projectLabels.map((k) => (
                 <Select.Option key={k} value={k}>
-                  {k}
+                  {visibleLabel(k)}
                 </Select.Option>
               ))}
             </Select>
@@ -178,7 +183,7 @@ export function SettingsDrawer({ value, defaults, options, canPickProvider, view
               </Select.Option>
               {resourceLabels.map(([k, values]) => (
                 <Select.Option key={k} value={k} disabled={values.length === 0}>
-                  {values.length === 0 ? `${k} (not applicable)` : k}
+                  {values.length === 0 ? `${visibleLabel(k)} (not applicable)` : visibleLabel(k)}
                 </Select.Option>
               ))}
             </Select>

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Banner, Spinner } from '@primer/react';
 import { buildFigure, MARGIN, seriesColor } from './chart-figure.ts';
 import { formatMoney } from './format.ts';
+import { visibleLabel } from './label-text.ts';
 import { loadPlotly, type PlotlyApi } from '../../common/plotly-loader.ts';
 import type { ChartPayload, SpendSummary } from '@cc/shared/schemas/billing.ts';
 import placeholderUrl from './chart-placeholder.svg';
@@ -91,7 +92,7 @@ function PlotlyBars({ payload, loading, currency, title }: { payload: ChartPaylo
         {payload.keys.map((key) => (
           <li key={key}>
             <span className={styles.swatch} style={{ background: seriesColor(payload, key) }} aria-hidden="true" />
-            {key}
+            {visibleLabel(key)}
           </li>
         ))}
       </ul>

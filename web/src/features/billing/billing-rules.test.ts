@@ -52,6 +52,7 @@ t.test('settings: defaults, validation, provider reset, viewer rules', async (t)
   const labelled = { ...d.settings, groupBy: 'projectLabel' as const, projectLabel: 'team' };
   t.equal(withProvider(labelled, 'aws').groupBy, 'serviceAndProject', 'provider change resets group by');
   t.equal(withProvider(labelled, 'gcp'), labelled, 'same provider: unchanged');
+  t.same(withProvider({ ...d.settings, services: ['BigQuery'] }, 'aws').services, [], "another provider's services are dropped");
 
   const viewer = effectiveSettings({ ...d.settings, provider: 'aws' }, { viewer: true, canPickProvider: false, viewerLabel: 'team' });
   t.match(viewer, { provider: 'all', groupBy: 'projectLabel', projectLabel: 'team' }, "a viewer sees the project-label view of every provider, as the api answers");

@@ -74,9 +74,13 @@ function chartBody(a: ChartArgs): Record<string, unknown> {
 
 export const billingApi = api.injectEndpoints({
   endpoints: (build) => ({
-    getBillingSettings: build.query<BillingSettings, { customer: string; billingAccountId: string }>({
-      query: ({ customer, billingAccountId }) =>
-        `/v2/billing/settings/${encodeURIComponent(customer)}?${new URLSearchParams({ billing_account_id: billingAccountId })}`,
+    /**
+     * The drawer's choices: with `provider`, the services and labels of that provider's rows only; without it
+     * (alerts, viewers), every provider's.
+     */
+    getBillingSettings: build.query<BillingSettings, { customer: string; billingAccountId: string; provider?: BillingProvider }>({
+      query: ({ customer, billingAccountId, provider }) =>
+        `/v2/billing/settings/${encodeURIComponent(customer)}?${new URLSearchParams({ billing_account_id: billingAccountId, ...(provider ? { provider } : {}) })}`,
       providesTags: (_r, _e, { customer }) => [{ type: 'Billing', id: `settings-${customer}` }],
     }),
     /** Cached per customer + account + settings (spec 000 §4): the args are the cache key. */

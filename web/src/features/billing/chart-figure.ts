@@ -4,6 +4,7 @@
  * total label above a bar only when the bar is at least 18 px wide, its total is at least 1 and it
  * holds more than its date and total (at least one series value).
  */
+import { visibleLabel } from './label-text.ts';
 import type { Annotations, Config, Data, Layout } from 'plotly.js-basic-dist-min';
 import { formatMoney } from './format.ts';
 import type { ChartPayload } from '@cc/shared/schemas/billing.ts';
@@ -45,7 +46,7 @@ export function buildFigure(payload: ChartPayload, plotWidth: number, currency: 
   const dates = payload.data.map((b) => b.date);
   const data: Data[] = payload.keys.map((key) => ({
     type: 'bar',
-    name: key,
+    name: visibleLabel(key),
     x: dates,
     y: payload.data.map((b) => b.values[key] ?? 0),
     marker: { color: seriesColor(payload, key) },

@@ -87,9 +87,12 @@ export function validateSettings(s: DashboardSettings): SettingsErrors {
   return errors;
 }
 
-/** Changing the provider resets group by to Service (spec 000 §4). */
+/**
+ * Changing the provider resets group by to Service (spec 000 §4) and the services choice: the services offered
+ * are the new provider's, and one of another provider's would filter the chart down to nothing.
+ */
 export function withProvider(s: DashboardSettings, provider: BillingProvider): DashboardSettings {
-  return provider === s.provider ? s : { ...s, provider, groupBy: 'serviceAndProject' };
+  return provider === s.provider ? s : { ...s, provider, groupBy: 'serviceAndProject', services: [] };
 }
 
 export interface SettingsRules {

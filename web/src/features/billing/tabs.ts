@@ -1,6 +1,7 @@
 import type { ChartKind } from './billingApi.ts';
 import type { BillingProvider } from '@cc/shared/schemas/billing.ts';
 import type { GroupBy } from './settings.ts';
+import { visibleLabel } from './label-text.ts';
 
 export interface DashboardTab {
   label: string;
@@ -33,5 +34,5 @@ export function tabsFor(groupBy: GroupBy, provider: BillingProvider): DashboardT
 /** The chart's title: the tab, and on the label views the label key drawn, so the chart says what it groups by. */
 export function chartTitle(tab: DashboardTab, labels: { projectLabel?: string; resourceLabel?: string }): string {
   const key = tab.kind.startsWith('projectLabel') ? labels.projectLabel : tab.kind.startsWith('resourceLabel') ? labels.resourceLabel : '';
-  return key ? `${tab.label} (${key})` : tab.label;
+  return key ? `${tab.label} (${visibleLabel(key)})` : tab.label;
 }
