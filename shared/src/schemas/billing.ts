@@ -220,3 +220,15 @@ export const IngestRequest = Type.Object({
 export type IngestRequest = Static<typeof IngestRequest>;
 
 export const IngestAccepted = Type.Object({ job_id: Type.String(), queue: Type.String() });
+
+/** Admin: load exchange rates from a rates CSV (layout of the ECB's eurofxref-hist.csv: Date,USD,GBP,…; per 1 EUR). */
+export const FxRatesUpload = Type.Object({
+  csv: Type.String({ minLength: 1, maxLength: 20_000_000 }),
+});
+export const FxRatesLoaded = Type.Object({
+  /** Rates stored (source 'csv'; a rate of the same currency, date and source is replaced). */
+  saved: Type.Integer(),
+  currencies: Type.Array(Type.String()),
+  first_date: Type.String(),
+  last_date: Type.String(),
+});
