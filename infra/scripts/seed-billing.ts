@@ -19,8 +19,7 @@ import { chartCache } from '@cc/shared/billing/chart-cache.ts';
 import { createLogger } from '@cc/shared/logger.ts';
 import { addDays, billingToday } from '@cc/shared/time.ts';
 import { addDemoSpikes } from './demo-spike.ts';
-import { runFxCli } from '../../workers/src/fx-rates-cli.ts';
-import { DEMO_RATES_FILE } from '../../workers/src/adapters/fx/local.ts';
+import { DEMO_RATES_FILE, runFxCli } from '../../workers/src/fx-rates/index.ts';
 
 const FOCUS_SAMPLE = fileURLToPath(new URL('../data/focus-1.0/focus_sample.csv', import.meta.url));
 

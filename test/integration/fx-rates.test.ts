@@ -21,7 +21,7 @@ Decimal.set({ precision: 60, rounding: Decimal.ROUND_HALF_UP });
 
 // A fortnight of fixings: weekends absent, and Friday 2024-03-29 and Monday 2024-04-01 (Good Friday, Easter Monday:
 // TARGET holidays) absent too. RUB was last quoted on 2024-03-27 (N/A afterwards in the history file).
-const fixings: Fixings = new Map([
+const fixings: Fixings = new Map<string, Record<string, string>>([
   ['2024-03-25', { USD: '1.0823', GBP: '0.85773', DKK: '7.4582', RUB: '99.9' }],
   ['2024-03-26', { USD: '1.0846', GBP: '0.85845', DKK: '7.4581', RUB: '100.1' }],
   ['2024-03-27', { USD: '1.0830', GBP: '0.85805', DKK: '7.4580', RUB: '100.2' }],
