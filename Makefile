@@ -22,7 +22,7 @@ services: ## Install (apt-get) and start PostgreSQL and Redis unless DATABASE_UR
 migrate: services install ## Create the database if missing and apply migrations
 	npx tsx infra/scripts/migrate.ts
 
-seed: migrate ## Load the demo entities, customers, users and 13 months of generated spend (idempotent)
+seed: migrate ## Load the demo entities, customers, users, 13 months of generated spend and the demo exchange rates (idempotent)
 	npx tsx infra/scripts/seed.ts
 	npx tsx infra/scripts/seed-billing.ts
 

@@ -3,7 +3,8 @@
  * that has none yet, plus on Acme's first account the real FOCUS sample (AWS, Azure, Oracle; September 2024) and
  * that sample replayed into the last 13 months (focus-replay.ts), so every provider shows in every period.
  * Accounts that already hold data only get the generated days they miss up to yesterday, so a restart is quick and the
- * recent days are never empty. Then the demo anomaly is placed on the judged day (demo-spike.ts), and one anomaly
+ * recent days are never empty. The demo exchange rates (infra/data/fx, source 'demo') convert the sample's USD spend
+ * into the customers' currencies. Then the demo anomaly is placed on the judged day (demo-spike.ts), and one anomaly
  * detection and one alert evaluation are queued for every customer, so the screens have results before the first
  * nightly run.
  */
@@ -18,6 +19,7 @@ import { chartCache } from '@cc/shared/billing/chart-cache.ts';
 import { createLogger } from '@cc/shared/logger.ts';
 import { addDays, billingToday } from '@cc/shared/time.ts';
 import { addDemoSpikes } from './demo-spike.ts';
+import { DEMO_RATES_FILE, runFxCli } from '../../workers/src/fx-rates/index.ts';
 
 const FOCUS_SAMPLE = fileURLToPath(new URL('../data/focus-1.0/focus_sample.csv', import.meta.url));
 
@@ -57,6 +59,10 @@ for (const r of rows) {
     if (recent !== 0) process.exit(recent);
   }
 }
+
+// Demo exchange rates (invented, marked as demo rates in the UI): the FOCUS sample's USD spend is shown in EUR.
+const fx = await runFxCli(['--file', DEMO_RATES_FILE, '--demo']);
+if (fx !== 0) process.exit(fx);
 
 const spikes = await addDemoSpikes(pool);
 await pool.end();

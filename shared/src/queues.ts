@@ -65,6 +65,12 @@ export const AlertEvaluateCommand = Type.Object({
 });
 export type AlertEvaluateCommand = Static<typeof AlertEvaluateCommand>;
 
+/** Loads exchange rates from the configured source (FX_RATES) from `since` on (default: a week before the last stored fixing). */
+export const FxRatesCommand = Type.Object({
+  since: Type.Optional(Type.String({ pattern: ISO_DATE })),
+});
+export type FxRatesCommand = Static<typeof FxRatesCommand>;
+
 // Azure billing account ids may contain ':', which BullMQ ids may not; a file is named by its path, readable in bull-board.
 const idPart = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '_');
 const billingIngestJobId = (d: BillingIngestCommand) =>
@@ -91,6 +97,8 @@ export const QUEUES = {
     payload: AlertEvaluateCommand,
     jobId: (d) => `alert-${idPart(d.customer_id ?? 'all')}-${idPart(d.billing_account_id ?? 'all')}-${d.day ?? 'today'}-${Date.now()}`,
   }),
+  /** Exchange rates (ECB reference rates or a rates CSV) into fx_rate; then every cached chart is stale. */
+  'fx-rates': define({ job: 'fx.rates', payload: FxRatesCommand, jobId: (d) => `fx-rates-${d.since ?? 'latest'}-${Date.now()}` }),
   /** Writes to the ticket system of record (Jira or local) and pulls what changed there. */
   'ticket-sync': define({ job: 'ticket.sync', payload: TicketSyncCommand, jobId: ticketSyncJobId }),
   /** Initialises or rebuilds one customer's System Health dashboard (Grafana or the built-in one). */
@@ -124,6 +132,8 @@ export type Handlers<Q extends QueueName = QueueName> = { [K in Q]: Handler<K> }
 /** Nightly work, installed by the worker as BullMQ job schedulers (upserted, so restarts never duplicate them). */
 export const SCHEDULES: ({ id: string; pattern: string } & JobItem)[] = [
   { id: 'maintenance-nightly', queue: 'maintenance', name: 'maintenance.purge', pattern: '0 3 * * *', data: {} },
+  // Yesterday's ECB fixing (published ~16:00 CET) is in before the detection and evaluation convert with it.
+  { id: 'fx-rates-nightly', queue: 'fx-rates', name: 'fx.rates', pattern: '0 4 * * *', data: {} },
   // After the nightly billing export has landed (the exports settle within a day or two).
   { id: 'anomaly-detect-nightly', queue: 'anomaly-detect', name: 'anomaly.detect', pattern: '30 5 * * *', data: {} },
   { id: 'alert-evaluate-nightly', queue: 'alert-evaluate', name: 'alert.evaluate', pattern: '0 6 * * *', data: {} },

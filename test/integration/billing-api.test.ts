@@ -205,7 +205,8 @@ t.test('billing api over 13 months of generated spend', async (t) => {
     const res = await chart('/v2/billing/details/chart/acme-corp/export', q, { services: [] });
     t.equal(res.statusCode, 200);
     const body = res.json();
-    t.same(body.headers, ['Date', 'Project ID', 'Project Name', 'Service', 'Spend', 'Currency']);
+    // the spec's six columns, then each row's conversion (billing-currency.test.ts checks those figures)
+    t.same(body.headers, ['Date', 'Project ID', 'Project Name', 'Service', 'Spend', 'Currency', 'Original Spend', 'Original Currency', 'Rate', 'Rate Date', 'Rate Source']);
     const want = sumBy(rows.filter((r) => r.day >= addDays(today, -7) && r.day <= yesterday), (r) => `${r.day}|${r.project_id}|${r.service}`);
     t.equal(body.rows.length, want.size);
     for (const r of body.rows) t.equal(r[4], money(want.get(`${r[0]}|${r[1]}|${r[3]}`)!), r.slice(0, 4).join(' '));

@@ -16,6 +16,7 @@ import type { SecretBox } from '@cc/shared/secret-box.ts';
 import type { CloudProvisioning } from '@cc/shared/ports/cloud-provisioning.ts';
 import type { InventorySource } from '@cc/shared/ports/inventory.ts';
 import type { Workspace } from '@cc/shared/ports/workspace.ts';
+import type { FxRatesSource } from '@cc/shared/ports/fx-rates.ts';
 
 export interface WorkerDeps {
   pool: Pool;
@@ -46,6 +47,8 @@ export interface WorkerDeps {
   inventorySource: InventorySource;
   /** Google Workspace seats (the Reseller and License Manager APIs, or the local tenant). */
   workspace: Workspace;
+  /** Exchange rates (FX_RATES=local|ecb) and the drop of every cached chart once new rates are stored. */
+  fxRates: { source: FxRatesSource; invalidateCharts: () => Promise<void> };
 }
 
 /** The dependencies of each queue's job. */
@@ -61,6 +64,7 @@ export const JOB_DEPS = {
   'inventory-sync': ['pool', 'inventorySource', 'enqueue'],
   'inventory-claims': ['pool', 'inventorySource'],
   license: ['pool', 'workspace', 'enqueue', 'publicUrl'],
+  'fx-rates': ['pool', 'fxRates'],
 } as const satisfies Record<QueueName, readonly (keyof WorkerDeps)[]>;
 
 /** What the jobs of the queues Q need, all of it required. */

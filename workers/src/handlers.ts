@@ -12,6 +12,7 @@ import { provisioningCreateHandler } from './jobs/provisioning-create.ts';
 import { inventorySyncHandler } from './jobs/inventory-sync.ts';
 import { inventoryClaimsHandler } from './jobs/inventory-claims.ts';
 import { licenseHandler } from './jobs/license.ts';
+import { fxRatesHandler } from './jobs/fx-rates.ts';
 
 // The mapped type makes a queue without a factory, or a factory of the wrong queue, a compile error.
 const FACTORIES: { [Q in QueueName]: (deps: DepsOf<Q>) => Handler<Q> } = {
@@ -26,6 +27,7 @@ const FACTORIES: { [Q in QueueName]: (deps: DepsOf<Q>) => Handler<Q> } = {
   'inventory-sync': inventorySyncHandler,
   'inventory-claims': inventoryClaimsHandler,
   license: licenseHandler,
+  'fx-rates': fxRatesHandler,
 };
 
 /** The handlers of the queues a process serves; throws (the process does not boot) when a dependency is missing. */

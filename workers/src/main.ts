@@ -17,6 +17,7 @@ import { monitoringServiceFromConfig } from './adapters/monitoring/from-config.t
 import { cloudProjectsFromConfig } from './adapters/cloud-projects.ts';
 import { cloudProvisioningFromConfig, provisioningSettingsFromConfig } from './adapters/provisioning/from-config.ts';
 import { inventorySourceFromConfig } from './adapters/inventory/from-config.ts';
+import { fxRatesFromConfig } from './adapters/fx/from-config.ts';
 
 let config: Config;
 try {
@@ -57,6 +58,7 @@ const host = await startWorkers({
     provisioning: { cloud: cloudProvisioningFromConfig(config, pool), ...provisioningSettingsFromConfig(config) },
     inventorySource: await inventorySourceFromConfig(config, pool),
     workspace: workspaceFromConfig(config, pool),
+    fxRates: { source: fxRatesFromConfig(config), invalidateCharts: () => chartCache(producer.redis, config.QUEUE_PREFIX, log).invalidateRates() },
   }),
   installSchedules: true,
   logger: log,

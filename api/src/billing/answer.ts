@@ -4,18 +4,19 @@
  * (months.ts) and every part of the answer reads that plan.
  */
 import type { Pool } from '@cc/shared/db/pool.ts';
-import { dailyTotals, labelCells, monthTotals, type SpendFilter } from '@cc/shared/db/billing-query.ts';
+import { currencyParts, dailyTotals, exportRows, labelCells, monthTotals, type SpendFilter } from '@cc/shared/db/billing-query.ts';
 import { buildChart } from '@cc/shared/billing/chart.ts';
 import { buckets, monthStart } from '@cc/shared/billing/periods.ts';
 import { forecastMonth, HISTORY_WEEKS, monthToDate } from '@cc/shared/billing/forecast.ts';
 import { applyDiscount, sortedTiers } from '@cc/shared/billing/discounts.ts';
-import { formatUnits, toUnits, type Units } from '@cc/shared/billing/money.ts';
+import { formatUnits, toUnits, unitsToDecimal, type Units } from '@cc/shared/billing/money.ts';
 import { addDays } from '@cc/shared/time.ts';
 import type { BillingMonth, ChartPayload, ExportAnswer } from '@cc/shared/schemas/billing.ts';
 import type { AccountContext } from './account.ts';
 import type { ChartSettings } from './settings.ts';
 import { planMonths, type MonthPlan } from './months.ts';
-import { seriesCells, serviceRows, spendFilter, type ChartBody, type ChartKind } from './cells.ts';
+import { seriesCells, spendFilter, type ChartBody, type ChartKind } from './cells.ts';
+import { conversionOf } from './conversion.ts';
 
 /** Daily totals of the current month and the 4 weeks before today (month-to-date and forecast), up to yesterday. */
 async function recentDays(pool: Pool, f: SpendFilter, s: ChartSettings): Promise<Map<string, Units>> {
@@ -50,10 +51,25 @@ function monthRows(ctx: AccountContext, s: ChartSettings, plan: MonthPlan, daily
   });
 }
 
+/**
+ * The spend an invoice discount applies to: the billing account's whole spend (of the chart's provider), not what
+ * is left after the chart's service or project filter (docs/decisions-billing.md). A viewer's restriction stays.
+ */
+const invoiceFilter = (f: SpendFilter): SpendFilter => ({ ...f, services: [], projects: [] });
+const isFiltered = (f: SpendFilter) => f.services.length > 0 || f.projects.length > 0;
+
 export async function chartAnswer(pool: Pool, ctx: AccountContext, s: ChartSettings, kind: ChartKind, body: ChartBody): Promise<ChartPayload> {
   const f = spendFilter(ctx, s, kind, body);
+  const invoice = invoiceFilter(f);
   const plan = planMonths(s.range, s.today);
-  const [cells, daily, past] = await Promise.all([seriesCells(pool, f, s, kind, body), recentDays(pool, f, s), pastMonths(pool, f, plan)]);
+  const [cells, daily, past, parts, invoiceDaily, invoicePast] = await Promise.all([
+    seriesCells(pool, f, s, kind, body),
+    recentDays(pool, f, s),
+    pastMonths(pool, f, plan),
+    currencyParts(pool, f, s.range.start_date, s.range.end_date),
+    isFiltered(f) ? recentDays(pool, invoice, s) : null,
+    isFiltered(f) ? pastMonths(pool, invoice, plan) : null,
+  ]);
   const chart = buildChart(cells, buckets(s.range), s.top);
   return {
     keys: chart.keys,
@@ -66,23 +82,41 @@ export async function chartAnswer(pool: Pool, ctx: AccountContext, s: ChartSetti
       month_to_date: formatUnits(monthToDate(daily, s.today)),
       previous_month: formatUnits(past.get(plan.previous) ?? 0n),
     },
-    months: monthRows(ctx, s, plan, daily, past),
+    months: monthRows(ctx, s, plan, invoiceDaily ?? daily, invoicePast ?? past),
     range: s.range,
     currency: ctx.customer.billing_currency,
+    conversion: conversionOf(parts, ctx.customer.billing_currency),
     billing_dashboard_type: ctx.customer.billing_dashboard_type,
     tiers: ctx.customer.billing_dashboard_type === 'Tier Discount' ? sortedTiers(ctx.customer.tiers) : [],
     top: s.top,
   };
 }
 
-/** Export of the Project-with-Service detail: one row per bucket × project × service, exact spend. */
+/**
+ * Export of the Project-with-Service detail: one row per bucket × project × service × original currency × rate,
+ * with the original spend and currency, the rate with its fixing date and source, and the spend in the display
+ * currency (blank, and in no total, when no rate lies within 7 days of the usage day).
+ */
 export async function serviceExport(pool: Pool, ctx: AccountContext, s: ChartSettings, body: ChartBody): Promise<ExportAnswer> {
   const f = spendFilter(ctx, s, 'service_details', body);
-  const rows = await serviceRows(pool, f, s.range);
+  const rows = await exportRows(pool, f, { from: s.range.start_date, to: s.range.end_date, granularity: s.range.granularity });
   const currency = ctx.customer.billing_currency;
   return {
-    headers: ['Date', 'Project ID', 'Project Name', 'Service', 'Spend', 'Currency'],
-    rows: rows.map((r) => [r.bucket, r.project_id, r.project_name, r.service, formatUnits(toUnits(r.spend)), currency]),
+    // the spec's six columns first, then the conversion of the row
+    headers: ['Date', 'Project ID', 'Project Name', 'Service', 'Spend', 'Currency', 'Original Spend', 'Original Currency', 'Rate', 'Rate Date', 'Rate Source'],
+    rows: rows.map((r) => [
+      r.bucket,
+      r.project_id,
+      r.project_name,
+      r.service,
+      r.spend === null ? '' : formatUnits(toUnits(r.spend)),
+      currency,
+      formatUnits(toUnits(r.original)),
+      r.currency,
+      r.rate === null ? '' : unitsToDecimal(toUnits(r.rate)),
+      r.rate_date ?? '',
+      r.source ?? '',
+    ]),
   };
 }
 

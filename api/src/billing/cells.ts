@@ -36,6 +36,7 @@ export function spendFilter(ctx: AccountContext, s: ChartSettings, kind: ChartKi
     services: isServiceKind(kind) ? (body.services ?? []) : [],
     projects: body.projects ?? [],
     viewer: ctx.viewer,
+    currency: ctx.customer.billing_currency,
   };
 }
 

@@ -13,6 +13,8 @@ import type { Redis } from 'ioredis';
 export const CHART_CACHE_TTL_SECONDS = 3600;
 
 export const billingVersionKey = (prefix: string, billingAccountId: string) => `${prefix}:billing-cache:ver:${billingAccountId}`;
+/** One counter for every account: loading rates can change any converted figure of any account. */
+export const fxRatesVersionKey = (prefix: string) => `${prefix}:billing-cache:fx-ver`;
 
 export function chartCacheKey(prefix: string, customerId: string, billingAccountId: string, version: string, settings: unknown): string {
   const digest = createHash('sha256').update(JSON.stringify(settings)).digest('hex').slice(0, 32);
@@ -30,6 +32,8 @@ export interface ChartCache {
   cachedJson(target: { customerId: string; billingAccountId: string }, settings: unknown, compute: () => Promise<unknown>): Promise<CachedJson>;
   /** Drops every cached answer of the account; call once its new data is committed. */
   invalidate(billingAccountId: string): Promise<void>;
+  /** Drops every cached answer of every account; call once newly loaded exchange rates are committed. */
+  invalidateRates(): Promise<void>;
 }
 
 /** Pino's and Fastify's `log.warn(obj, msg)`. */
@@ -55,8 +59,8 @@ export function chartCache(redis: Redis, prefix: string, log: WarnLog): ChartCac
     async cachedJson(target, settings, compute) {
       let key: string | null = null;
       try {
-        const version = (await redis.get(billingVersionKey(prefix, target.billingAccountId))) ?? '0';
-        key = chartCacheKey(prefix, target.customerId, target.billingAccountId, version, settings);
+        const [account, rates] = await redis.mget(billingVersionKey(prefix, target.billingAccountId), fxRatesVersionKey(prefix));
+        key = chartCacheKey(prefix, target.customerId, target.billingAccountId, `${account ?? '0'}.${rates ?? '0'}`, settings);
         const hit = await redis.get(key);
         if (hit !== null) return { json: hit, hit: true };
       } catch (err) {
@@ -72,6 +76,10 @@ export function chartCache(redis: Redis, prefix: string, log: WarnLog): ChartCac
     async invalidate(billingAccountId) {
       await whenReady(redis);
       await redis.incr(billingVersionKey(prefix, billingAccountId));
+    },
+    async invalidateRates() {
+      await whenReady(redis);
+      await redis.incr(fxRatesVersionKey(prefix));
     },
   };
 }

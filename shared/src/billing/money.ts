@@ -1,11 +1,15 @@
 /**
  * Exact money arithmetic on decimal strings for the few sums the api does after PostgreSQL (folding series into
- * 'Others', discounts, forecasts): BigInt in units of 10^-12, the money scale of the numeric(24,12) columns.
+ * 'Others', discounts, forecasts): BigInt in units of 10^-24. Stored amounts have 12 decimals (numeric(24,12)) and
+ * conversion rates 10, so a converted amount has 22: the scale keeps every converted sum exact until display.
  * No float ever holds an amount; `toNumber` exists only for chart plotting.
  */
-import { MONEY_SCALE, normaliseDecimal } from '../decimal.ts';
+import { normaliseDecimal } from '../decimal.ts';
 
 export type Units = bigint;
+/** Decimal places of a unit: 12 of the money columns + 10 of a rate, with room to spare. */
+export const UNITS_SCALE = 24;
+const MONEY_SCALE = UNITS_SCALE;
 const ONE = 10n ** BigInt(MONEY_SCALE);
 
 /** Parses a decimal string (as PostgreSQL prints numeric) into units; throws on anything else or on excess decimals. */
@@ -51,7 +55,7 @@ export const sumUnits = (vs: Iterable<Units>): Units => {
   return s;
 };
 
-/** v × percent / 100, exact to the money scale (rounded half away from zero at 10^-12). */
+/** v × percent / 100, exact to the unit scale (rounded half away from zero at 10^-24). */
 export function percentOf(v: Units, percent: string): Units {
   const p = toUnits(percent);
   return divRound(v * p, 100n * ONE);

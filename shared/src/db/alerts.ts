@@ -102,24 +102,32 @@ export async function recordQuotaCrossings(db: Queryable, s: EvaluateScope): Pro
         WHERE cardinality(c.billing_account_ids) > 0
           AND ($1::text IS NULL OR a.customer_id = $1)
           AND ($2::text IS NULL OR c.billing_account_ids[1] = $2)
+     ), rates AS (
+       -- each (account, foreign currency, day) of the period with its rate into the customer's billing currency
+       SELECT a.billing_account_id, r.currency, r.day, r.rate FROM (SELECT DISTINCT billing_account_id, billing_currency FROM scope) a
+       CROSS JOIN LATERAL fx_day_rates(a.billing_currency, a.billing_account_id, $3::date, $4::date) r
+       WHERE r.rate IS NOT NULL
      ), spend AS (
-       SELECT s.*, t.spend, COALESCE(t.currency, s.billing_currency) AS currency
+       -- month-to-date spend in the billing currency: every row converted at its usage day's rate; a row without a
+       -- rate within 7 days is not added (as on the dashboard)
+       SELECT s.*, t.spend, s.billing_currency AS currency
          FROM scope s
          CROSS JOIN LATERAL (
-           SELECT COALESCE(sum(x.amount), 0) AS spend, min(x.currency) AS currency
+           SELECT COALESCE(sum(x.amount * coalesce(r.rate, 1)) FILTER (WHERE x.currency = s.billing_currency OR r.rate IS NOT NULL), 0) AS spend
              FROM (
-               SELECT d.cost + d.credits AS amount, d.currency
+               SELECT d.cost + d.credits AS amount, d.currency, d.usage_date
                  FROM cost_daily d
                 WHERE s.group_by = 'service' AND d.customer_id = s.customer_id AND d.billing_account_id = s.billing_account_id
                   AND d.usage_date BETWEEN $3::date AND $4::date
                UNION ALL
-               SELECT l.cost + l.credits, l.currency
+               SELECT l.cost + l.credits, l.currency, l.usage_date
                  FROM cost_daily_label l
                 WHERE s.group_by <> 'service' AND l.customer_id = s.customer_id AND l.billing_account_id = s.billing_account_id
                   AND l.label_kind = CASE s.group_by WHEN 'project_label' THEN 'project' ELSE 'resource' END
                   AND l.label_key = s.label_key AND l.label_value = s.label_value
                   AND l.usage_date BETWEEN $3::date AND $4::date
              ) x
+             LEFT JOIN rates r ON r.billing_account_id = s.billing_account_id AND r.currency = x.currency AND r.day = x.usage_date
          ) t
      ), inserted AS (
        INSERT INTO alert_notice (alert_id, customer_id, month, billing_account_id, spend, quota, currency, evaluated_day)

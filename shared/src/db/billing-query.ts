@@ -1,7 +1,7 @@
 /**
  * Billing read repository: what the dashboard's settings, charts and exports read from the daily rollups
- * (cost_daily, cost_daily_label). Every query is keyed on customer AND billing account; money is summed in SQL and
- * returned as numeric text.
+ * (cost_daily, cost_daily_label). Every query is keyed on customer AND billing account; money is converted into the
+ * display currency at each usage day's rate and summed in SQL (numeric), and returned as numeric text.
  */
 import { readFileSync } from 'node:fs';
 import type { Queryable } from './pool.ts';
@@ -13,6 +13,8 @@ const LABEL_CELLS_SQL = sql('billing-label-cells');
 const DAILY_TOTALS_SQL = sql('billing-daily-totals');
 const SERVICE_CELLS_MONTHLY_SQL = sql('billing-service-cells-monthly');
 const MONTH_TOTALS_SQL = sql('billing-month-totals');
+const CURRENCY_PARTS_SQL = sql('billing-currency-parts');
+const EXPORT_ROWS_SQL = sql('billing-export-rows');
 
 export interface LabelFilter {
   label_key: string;
@@ -30,6 +32,8 @@ export interface SpendFilter {
   projects: string[];
   /** customerViewer: only (day, project) whose project labels match one of these; null = unrestricted. */
   viewer: LabelFilter[] | null;
+  /** The display currency (the customer's billing_currency): every amount read is converted into it. */
+  currency: string;
 }
 
 /** A customer's billing settings: accounts (the first is the default), currency and discount. */
@@ -90,20 +94,20 @@ export interface ServiceCell {
 }
 
 export async function serviceCells(db: Queryable, f: SpendFilter, range: { from: string; to: string; granularity: 'day' | 'month' }): Promise<ServiceCell[]> {
-  const { rows } = await db.query<ServiceCell>(SERVICE_CELLS_SQL, [...common(f, range.from, range.to), range.granularity, f.services]);
+  const { rows } = await db.query<ServiceCell>(SERVICE_CELLS_SQL, [...common(f, range.from, range.to), range.granularity, f.services, f.currency]);
   return rows;
 }
 
 /** The same cells as `serviceCells` by month, from the monthly rollup: whole months, unrestricted callers only. */
 export async function serviceCellsMonthly(db: Queryable, f: SpendFilter, months: { from: string; to: string }): Promise<ServiceCell[]> {
   if (f.viewer !== null) throw new Error('the monthly rollup cannot apply a viewer restriction');
-  const { rows } = await db.query<ServiceCell>(SERVICE_CELLS_MONTHLY_SQL, [f.customerId, f.billingAccountId, months.from, months.to, f.provider, f.projects, f.services]);
+  const { rows } = await db.query<ServiceCell>(SERVICE_CELLS_MONTHLY_SQL, [f.customerId, f.billingAccountId, months.from, months.to, f.provider, f.projects, f.services, f.currency]);
   return rows;
 }
 
 /** Spend per whole calendar month (yyyy-MM) between two month starts; months without spend are absent. */
 export async function monthTotals(db: Queryable, f: SpendFilter, months: { from: string; to: string }): Promise<{ month: string; spend: string }[]> {
-  const { rows } = await db.query<{ month: string; spend: string }>(MONTH_TOTALS_SQL, [...common(f, months.from, months.to), f.services]);
+  const { rows } = await db.query<{ month: string; spend: string }>(MONTH_TOTALS_SQL, [...common(f, months.from, months.to), f.services, f.currency]);
   return rows;
 }
 
@@ -122,13 +126,52 @@ export async function labelCells(
   range: { from: string; to: string; granularity: 'day' | 'month' },
   label: { kind: 'project' | 'resource'; key: string },
 ): Promise<LabelCell[]> {
-  const { rows } = await db.query<LabelCell>(LABEL_CELLS_SQL, [...common(f, range.from, range.to), range.granularity, label.kind, label.key]);
+  const { rows } = await db.query<LabelCell>(LABEL_CELLS_SQL, [...common(f, range.from, range.to), range.granularity, label.kind, label.key, f.currency]);
   return rows;
 }
 
 /** Spend per day (days without spend are absent). */
 export async function dailyTotals(db: Queryable, f: SpendFilter, from: string, to: string): Promise<{ day: string; spend: string }[]> {
-  const { rows } = await db.query<{ day: string; spend: string }>(DAILY_TOTALS_SQL, [...common(f, from, to), f.services]);
+  const { rows } = await db.query<{ day: string; spend: string }>(DAILY_TOTALS_SQL, [...common(f, from, to), f.services, f.currency]);
+  return rows;
+}
+
+/** Spend in one currency other than the display currency over a range: converted, and not convertible. */
+export interface CurrencyPart {
+  currency: string;
+  /** Original amount of the converted rows, and what they came to in the display currency. */
+  converted_original: string;
+  converted: string;
+  /** Original amount of the rows without a rate within 7 days (never added to any figure). */
+  unconverted: string;
+  missing_from: string | null;
+  missing_to: string | null;
+  /** Rate sources used ('ecb', 'demo', 'gcp-export+ecb', …). */
+  sources: string[];
+}
+
+export async function currencyParts(db: Queryable, f: SpendFilter, from: string, to: string): Promise<CurrencyPart[]> {
+  const { rows } = await db.query<CurrencyPart>(CURRENCY_PARTS_SQL, [...common(f, from, to), f.services, f.currency]);
+  return rows;
+}
+
+/** An export row: original spend and currency, the rate (1 in the display currency) with its date and source. */
+export interface ExportRow {
+  bucket: string;
+  project_id: string;
+  project_name: string;
+  service: string;
+  currency: string;
+  original: string;
+  /** null: no rate within 7 days (spend null too). */
+  rate: string | null;
+  rate_date: string | null;
+  source: string | null;
+  spend: string | null;
+}
+
+export async function exportRows(db: Queryable, f: SpendFilter, range: { from: string; to: string; granularity: 'day' | 'month' }): Promise<ExportRow[]> {
+  const { rows } = await db.query<ExportRow>(EXPORT_ROWS_SQL, [...common(f, range.from, range.to), range.granularity, f.services, f.currency]);
   return rows;
 }
 

@@ -142,6 +142,36 @@ export type BillingMonth = Static<typeof BillingMonth>;
 export const SpendSummary = Type.Object({ custom: Money, month_to_date: Money, previous_month: Money });
 export type SpendSummary = Static<typeof SpendSummary>;
 
+/**
+ * How the answer's figures were converted into its `currency` (the customer's billing_currency): per other currency
+ * met in the period, what was converted and with which rate sources, and what was not (no rate within 7 days before
+ * its usage day: never added to any figure, shown apart with a message naming the missing rate).
+ */
+export const CurrencyConversion = Type.Object({
+  converted: Type.Array(
+    Type.Object({
+      currency: Type.String(),
+      /** Original amount (2 decimals) and what it came to in the display currency. */
+      original: Type.String(),
+      amount: Type.String(),
+      /** 'ecb', 'gcp-export', 'csv', 'demo' (a cross rate of two sources: 'demo+ecb'). */
+      sources: Type.Array(Type.String()),
+    }),
+  ),
+  unconverted: Type.Array(
+    Type.Object({
+      currency: Type.String(),
+      amount: Type.String(),
+      missing_from: Type.String({ pattern: ISO_DATE }),
+      missing_to: Type.String({ pattern: ISO_DATE }),
+      message: Type.String(),
+    }),
+  ),
+  /** Some figure used a rate of the repository's demo rates file. */
+  demo_rates: Type.Boolean(),
+});
+export type CurrencyConversion = Static<typeof CurrencyConversion>;
+
 export const ChartPayload = Type.Object({
   /** Series in stacking order (largest first, 'Others' last). */
   keys: Type.Array(Type.String()),
@@ -161,7 +191,9 @@ export const ChartPayload = Type.Object({
     /** e.g. '2025-12-01 - 2026-11-21', for the side note. */
     label: Type.String(),
   }),
+  /** The display currency of every amount of the answer. */
   currency: Type.String(),
+  conversion: CurrencyConversion,
   billing_dashboard_type: Type.String(),
   /** Tier Discount: the customer's tiers by ascending threshold (exact decimal text), for the tier table; else []. */
   tiers: Type.Array(Type.Object({ threshold_spend: Type.String(), percentage: Type.String() })),
@@ -188,3 +220,15 @@ export const IngestRequest = Type.Object({
 export type IngestRequest = Static<typeof IngestRequest>;
 
 export const IngestAccepted = Type.Object({ job_id: Type.String(), queue: Type.String() });
+
+/** Admin: load exchange rates from a rates CSV (layout of the ECB's eurofxref-hist.csv: Date,USD,GBP,…; per 1 EUR). */
+export const FxRatesUpload = Type.Object({
+  csv: Type.String({ minLength: 1, maxLength: 20_000_000 }),
+});
+export const FxRatesLoaded = Type.Object({
+  /** Rates stored (source 'csv'; a rate of the same currency, date and source is replaced). */
+  saved: Type.Integer(),
+  currencies: Type.Array(Type.String()),
+  first_date: Type.String(),
+  last_date: Type.String(),
+});

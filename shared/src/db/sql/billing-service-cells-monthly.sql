@@ -1,13 +1,28 @@
--- Spend per (month, project, service) from the monthly rollup, for whole months only (callers without a viewer
--- restriction; the restriction is per day and project, which only the daily rollup can apply).
+-- Spend per (month, project, service) for whole months only (callers without a viewer restriction; the restriction
+-- is per day and project, which only the daily rollup can apply), in the display currency. Rows already in the
+-- display currency come from the monthly rollup; rows in another currency are converted day by day from the daily
+-- rollup (a month's rate changes every business day), through its (account, currency, day) index.
 -- $1 customer_id, $2 billing_account_id, $3 first month (yyyy-MM-01), $4 last month (yyyy-MM-01),
--- $5 provider (NULL = all), $6 projects text[] (empty = all), $7 services text[] (empty = all)
-SELECT to_char(m.month, 'YYYY-MM') AS bucket, m.project_id, max(m.project_name) AS project_name, m.service,
-  sum(m.cost)::text AS cost, sum(m.credits)::text AS credits, sum(m.cost + m.credits)::text AS spend
-FROM cost_monthly m
-WHERE m.customer_id = $1 AND m.billing_account_id = $2 AND m.month BETWEEN $3 AND $4
-  AND ($5::text IS NULL OR m.provider = $5)
-  AND (cardinality($6::text[]) = 0 OR m.project_id = ANY($6))
-  AND (cardinality($7::text[]) = 0 OR m.service = ANY($7))
-GROUP BY m.month, m.project_id, m.service
-ORDER BY m.month, m.project_id, m.service
+-- $5 provider (NULL = all), $6 projects text[] (empty = all), $7 services text[] (empty = all), $8 display currency
+WITH cells AS (
+  SELECT m.month, m.project_id, m.project_name, m.service, m.cost, m.credits
+  FROM cost_monthly m
+  WHERE m.customer_id = $1 AND m.billing_account_id = $2 AND m.month BETWEEN $3 AND $4 AND m.currency = $8
+    AND ($5::text IS NULL OR m.provider = $5)
+    AND (cardinality($6::text[]) = 0 OR m.project_id = ANY($6))
+    AND (cardinality($7::text[]) = 0 OR m.service = ANY($7))
+  UNION ALL
+  SELECT date_trunc('month', d.usage_date)::date, d.project_id, d.project_name, d.service, d.cost * r.rate, d.credits * r.rate
+  FROM cost_daily d
+  JOIN fx_day_rates($8, $2, $3::date, ($4::date + interval '1 month')::date - 1) r ON r.currency = d.currency AND r.day = d.usage_date
+  WHERE d.customer_id = $1 AND d.billing_account_id = $2 AND d.currency <> $8 AND r.rate IS NOT NULL
+    AND d.usage_date >= $3::date AND d.usage_date < $4::date + interval '1 month'
+    AND ($5::text IS NULL OR d.provider = $5)
+    AND (cardinality($6::text[]) = 0 OR d.project_id = ANY($6))
+    AND (cardinality($7::text[]) = 0 OR d.service = ANY($7))
+)
+SELECT to_char(c.month, 'YYYY-MM') AS bucket, c.project_id, max(c.project_name) AS project_name, c.service,
+  sum(c.cost)::text AS cost, sum(c.credits)::text AS credits, sum(c.cost + c.credits)::text AS spend
+FROM cells c
+GROUP BY c.month, c.project_id, c.service
+ORDER BY c.month, c.project_id, c.service

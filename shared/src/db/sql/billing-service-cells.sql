@@ -1,11 +1,17 @@
--- Spend per (bucket, project, service) over a range.
+-- Spend per (bucket, project, service) over a range, in the display currency: each rollup row converted at the rate
+-- of its own usage day (fx_day_rates); rows of a currency without a rate within 7 days are left out here (the
+-- answer shows them apart, billing-currency-parts.sql).
 -- $1 customer_id, $2 billing_account_id, $3 from, $4 to, $5 provider (NULL = all), $6 projects text[] (empty = all),
--- $7 viewer filters jsonb (NULL = unrestricted), $8 'day' | 'month', $9 services text[] (empty = all)
+-- $7 viewer filters jsonb (NULL = unrestricted), $8 'day' | 'month', $9 services text[] (empty = all),
+-- $10 display currency
 SELECT CASE WHEN $8 = 'month' THEN to_char(d.usage_date, 'YYYY-MM') ELSE to_char(d.usage_date, 'YYYY-MM-DD') END AS bucket,
   d.project_id, max(d.project_name) AS project_name, d.service,
-  sum(d.cost)::text AS cost, sum(d.credits)::text AS credits, sum(d.cost + d.credits)::text AS spend
+  sum(d.cost * coalesce(r.rate, 1))::text AS cost, sum(d.credits * coalesce(r.rate, 1))::text AS credits,
+  sum((d.cost + d.credits) * coalesce(r.rate, 1))::text AS spend
 FROM cost_daily d
+LEFT JOIN fx_day_rates($10, $2, $3, $4) r ON r.currency = d.currency AND r.day = d.usage_date
 WHERE d.customer_id = $1 AND d.billing_account_id = $2 AND d.usage_date BETWEEN $3 AND $4
+  AND (d.currency = $10 OR r.rate IS NOT NULL)
   AND ($5::text IS NULL OR d.provider = $5)
   AND (cardinality($6::text[]) = 0 OR d.project_id = ANY($6))
   AND (cardinality($9::text[]) = 0 OR d.service = ANY($9))

@@ -5,6 +5,7 @@ import { useGetBillingChartQuery, type ChartArgs } from './billingApi.ts';
 import { carriesDiscounts, DiscountSummary } from './DiscountSummary.tsx';
 import { MultiSelect } from './MultiSelect.tsx';
 import { SpendChart } from './SpendChart.tsx';
+import { ConversionNote } from './ConversionNote.tsx';
 import { TOP_NS, topLabel } from './settings.ts';
 import { chartTitle, type DashboardTab } from './tabs.ts';
 import type { TopN } from '@cc/shared/schemas/billing.ts';
@@ -69,6 +70,7 @@ export function ChartPanel({ tab, args, showSpendSum, historicalData, currency, 
         </div>
       ) : null}
       {error ? <Banner variant="critical" title="Billing data could not be loaded" description={error} /> : null}
+      <ConversionNote conversion={payload?.conversion} currency={shownCurrency} />
       {payload && carriesDiscounts(payload.months, payload.billing_dashboard_type) ? (
         <DiscountSummary
           months={payload.months}

@@ -83,6 +83,7 @@ t.test('chart figure: colours with grey fallback, total-label rule, 0-decimal ax
     months: [],
     range: { start_date: '2026-01-01', end_date: '2026-04-30', granularity: 'month', label: '2026-01-01 - 2026-04-30' },
     currency: 'EUR',
+    conversion: { converted: [], unconverted: [], demo_rates: false },
     billing_dashboard_type: 'Standard',
     tiers: [],
     top: 10,
