@@ -72,6 +72,8 @@ t.test('the fake refuses what Jira documents nowhere, and lags its search index 
 
 t.test('markers read the documented way: no satisfaction comment twice, no portal comment pulled back, no duplicate after a lost answer', async (t) => {
   const { app, jira, deps, alice, admin } = await setup(t);
+  // about markers only: the pulls below must see the new issue (the index lag is the next test's subject)
+  jira.indexLag(0);
   const ticket = await raise(app, alice, 'acme-corp');
   await app.inject({ method: 'POST', url: `/v1/jira/msp_tickets/${ticket.id}/comment`, headers: bearer(alice), payload: { message: 'More detail' } });
   t.match(await syncTicket(deps, ticket.id), { key: 'MSP-1', created: true, comments: 1 });
