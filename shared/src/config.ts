@@ -79,6 +79,8 @@ export const SETTINGS = {
   BILLING_BIGQUERY_PROJECT: setting(str, '', 'GCP project the worker runs BigQuery billing-export queries in (empty: BigQuery source off)'),
   BILLING_BIGQUERY_DATASET: setting(str, '', 'project.dataset holding the gcp_billing_export_v1_<ACCOUNT> tables (empty: BigQuery source off)'),
   BILLING_BIGQUERY_LOCATION: setting(str, '', 'BigQuery location of the billing export dataset (e.g. EU; empty: default)'),
+  NIGHTLY_INGEST_DAYS: setting(int(1, 60), '3', 'days before today the nightly billing ingest reads again (exports settle late)'),
+  NIGHTLY_INGEST_CLOSE_DAY: setting(int(0, 28), '5', 'up to this day of the month the nightly ingest also reads the whole previous month (invoice close; 0: never)'),
   JWT_SECRET: setting(str, '', 'HMAC key for access tokens (at least 32 characters); empty: generated at first start and kept in JWT_SECRET_FILE (required in production)'),
   JWT_SECRET_FILE: setting(str, 'var/jwt-secret', 'file (mode 600) keeping the generated JWT_SECRET when none is set'),
   TOKEN_TTL_SECONDS: setting(int(60, 86400), '3600', 'access token lifetime; the web refreshes every 3,540,000 ms'),

@@ -7,8 +7,17 @@ import type { Redis } from 'ioredis';
 import { QUEUES, QUEUE_NAMES, jobOptions, type JobOf, type QueueName } from './queues.ts';
 import { redisConnection } from './redis.ts';
 
-/** Adds one job; the registry fixes its id (the same command never runs as two jobs). Resolves to the job id. */
-export type Enqueue = <Q extends QueueName>(queue: Q, name: JobOf<Q>['name'], data: JobOf<Q>['data'], opts?: Omit<JobsOptions, 'jobId'>) => Promise<string>;
+/**
+ * Adds one job; the registry fixes its id (the same command never runs as two jobs). Resolves to the job id.
+ * `idScope` prefixes that id for a run that must not merge with the same command queued by someone else (the
+ * nightly ingest's `nightly-<day>`: a rerun the same night is one job, an admin's ingest stays its own).
+ */
+export type Enqueue = <Q extends QueueName>(
+  queue: Q,
+  name: JobOf<Q>['name'],
+  data: JobOf<Q>['data'],
+  opts?: Omit<JobsOptions, 'jobId'> & { idScope?: string },
+) => Promise<string>;
 
 export interface Producer {
   enqueue: Enqueue;
@@ -32,7 +41,13 @@ export function createProducer(redisUrl: string, prefix: string, onError: (err: 
     redis,
     async enqueue(queue, name, data, opts) {
       if (name !== QUEUES[queue].job) throw new Error(`queue ${queue} has no job ${name}`);
-      const job = await queues[queue].add(name, data, { ...jobOptions(queue, data), ...opts });
+      const { idScope, ...rest } = opts ?? {};
+      const options = { ...jobOptions(queue, data), ...rest };
+      if (idScope) {
+        if (idScope.includes(':')) throw new Error(`invalid job id scope '${idScope}'`);
+        options.jobId = `${idScope}-${options.jobId}`;
+      }
+      const job = await queues[queue].add(name, data, options);
       return job.id ?? '';
     },
     async close() {

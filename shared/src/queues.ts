@@ -71,6 +71,13 @@ export const FxRatesCommand = Type.Object({
 });
 export type FxRatesCommand = Static<typeof FxRatesCommand>;
 
+/** Queues the night's billing ingests: every account with a configured source, recent days (and last month early on). */
+export const BillingNightlyCommand = Type.Object({
+  /** The night's US/Pacific day (default: today when the job runs); the windows end the day before. */
+  day: Type.Optional(Type.String({ pattern: ISO_DATE })),
+});
+export type BillingNightlyCommand = Static<typeof BillingNightlyCommand>;
+
 // Azure billing account ids may contain ':', which BullMQ ids may not; a file is named by its path, readable in bull-board.
 const idPart = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '_');
 const billingIngestJobId = (d: BillingIngestCommand) =>
@@ -85,6 +92,8 @@ export const QUEUES = {
   maintenance: define({ job: 'maintenance.purge', payload: MaintenanceCommand, jobId: (d) => `maintenance-${d.day ?? 'now'}` }),
   /** Streams a billing source into cost_line and refreshes the rollups of the days it covers. */
   'billing-ingest': define({ job: 'billing.ingest', payload: BillingIngestCommand, jobId: billingIngestJobId }),
+  /** Nightly: queues one billing-ingest per account with a configured source for the recent days (see jobs/billing-nightly.ts). */
+  'billing-nightly': define({ job: 'billing.nightly', payload: BillingNightlyCommand, jobId: (d) => `billing-nightly-${d.day ?? 'today'}-${Date.now()}` }),
   /** Finds spend anomalies over the rollups and stores them; new ones are e-mailed through notify. */
   'anomaly-detect': define({
     job: 'anomaly.detect',
@@ -132,6 +141,8 @@ export type Handlers<Q extends QueueName = QueueName> = { [K in Q]: Handler<K> }
 /** Nightly work, installed by the worker as BullMQ job schedulers (upserted, so restarts never duplicate them). */
 export const SCHEDULES: ({ id: string; pattern: string } & JobItem)[] = [
   { id: 'maintenance-nightly', queue: 'maintenance', name: 'maintenance.purge', pattern: '0 3 * * *', data: {} },
+  // Before anomaly detection and alert evaluation; each ingest queues them for its account too.
+  { id: 'billing-ingest-nightly', queue: 'billing-nightly', name: 'billing.nightly', pattern: '0 2 * * *', data: {} },
   // Yesterday's ECB fixing (published ~16:00 CET) is in before the detection and evaluation convert with it.
   { id: 'fx-rates-nightly', queue: 'fx-rates', name: 'fx.rates', pattern: '0 4 * * *', data: {} },
   // After the nightly billing export has landed (the exports settle within a day or two).

@@ -1,7 +1,13 @@
 /**
  * An in-process fake of Jira Cloud REST v3, speaking its wire format (paths, JSON shapes, status codes):
- * issue create/get/edit, the enhanced JQL search with nextPageToken, comments with properties, transitions,
- * multipart attachments guarded by X-Atlassian-Token, 429 with Retry-After, Basic auth.
+ * issue create/get/edit, the enhanced JQL search with nextPageToken and `reconcileIssues`, comments, comment
+ * properties (read only where Atlassian's OpenAPI document offers them: `POST /rest/api/3/comment/list?expand=properties`
+ * and `GET /rest/api/3/comment/{id}/properties/{key}`), transitions, multipart attachments guarded by X-Atlassian-Token,
+ * 429 with Retry-After, Basic auth.
+ * It refuses (400, Jira's ErrorCollection) a query parameter, an `expand` value or a search body field the document
+ * does not offer on that operation, so an adapter relying on something Jira does not promise fails its test instead
+ * of passing against a fake that agrees with it. Its search index lags like Jira's: an issue is searchable
+ * `indexLag` ms after its creation, at once only when its id is named in `reconcileIssues`.
  * Requests it does not know are recorded in `unhandled` (tests assert it stays empty) and answered 404.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -43,6 +49,17 @@ const STATUSES = ['Open', 'In Progress', 'Resolved', 'Closed', 'Cancel'];
 /** Transition names differ from the status they lead to, as in real workflows. */
 const TRANSITION_NAMES: Record<string, string> = { Open: 'Reopen', 'In Progress': 'Start work', Resolved: 'Resolve', Closed: 'Close', Cancel: 'Cancel request' };
 const PRIORITIES = ['Highest', 'High', 'Medium', 'Low', 'Lowest'];
+/** The body fields of POST /rest/api/3/search/jql (SearchAndReconcileRequestBean). */
+const SEARCH_BODY_FIELDS = ['jql', 'nextPageToken', 'maxResults', 'fields', 'expand', 'properties', 'fieldsByKeys', 'failFast', 'reconcileIssues'];
+
+/** A message when the query has a parameter, or an `expand` value, the operation does not document; else null. */
+function refuseParams(url: URL, params: string[], expand: string[]): string | null {
+  for (const name of url.searchParams.keys()) if (!params.includes(name)) return `The query parameter '${name}' is not supported by this operation.`;
+  for (const value of (url.searchParams.get('expand') ?? '').split(',').filter(Boolean)) {
+    if (!expand.includes(value)) return `The value '${value}' is not valid for the parameter 'expand' (valid: ${expand.join(', ')}).`;
+  }
+  return null;
+}
 
 /** Jira's own timestamp format: 2026-11-22T10:00:00.000+0000. */
 const jiraTime = (d = new Date()) => d.toISOString().replace('Z', '+0000');
@@ -59,7 +76,12 @@ export interface FakeJira {
   rateLimitNext(n: number, seconds: number, opts?: { resetOnly?: boolean }): void;
   /** The next issue create succeeds in Jira, but the answer is lost (502), as when a proxy or the network fails. */
   loseNextCreateAnswer(): void;
-  /** JQL search sees an issue only `ms` after its creation, as Jira's eventually consistent search index does. */
+  /** The next request matching `method` and `path` is carried out, but its answer is lost (502). */
+  loseNextAnswer(method: string, path: RegExp): void;
+  /**
+   * JQL search sees an issue only `ms` after its creation (default 1500), as Jira's eventually consistent search
+   * index does; an id named in `reconcileIssues` is seen at once.
+   */
   indexLag(ms: number): void;
   /** An engineer's comment written in Jira (no portal property). */
   engineerComment(key: string, text: string, at?: Date): FakeComment;
@@ -102,8 +124,8 @@ export async function startFakeJira(opts: { email: string; apiToken: string; pro
   let limited = 0;
   let retryAfter = 1;
   let resetOnly = false;
-  let loseCreate = false;
-  let lagMs = 0;
+  const lose: { method: string; path: RegExp }[] = [];
+  let lagMs = 1500;
   const indexedAt = new Map<string, number>();
   const auth = `Basic ${Buffer.from(`${opts.email}:${opts.apiToken}`).toString('base64')}`;
   let base = '';
@@ -141,6 +163,23 @@ export async function startFakeJira(opts: { email: string; apiToken: string; pro
   const touch = (issue: FakeIssue, at = new Date()) => {
     issue.fields.updated = jiraTime(at);
   };
+  /** The current request's answer is to be lost (loseNextAnswer); read by the routes after they did their work. */
+  let current = { method: '', path: '' };
+  const lost = () => {
+    const i = lose.findIndex((l) => l.method === current.method && l.path.test(current.path));
+    if (i < 0) return false;
+    lose.splice(i, 1);
+    return true;
+  };
+  const commentView = (issue: FakeIssue, c: FakeComment, withProperties: boolean) => ({
+    self: `${base}/rest/api/3/issue/${issue.id}/comment/${c.id}`,
+    id: c.id,
+    author: c.author,
+    body: c.body,
+    created: c.created,
+    updated: c.updated,
+    ...(withProperties ? { properties: c.properties } : {}),
+  });
 
   const view = (issue: FakeIssue, fieldList: string[] | null) => {
     const all: Record<string, unknown> = {
@@ -193,6 +232,7 @@ export async function startFakeJira(opts: { email: string; apiToken: string; pro
       const url = new URL(req.url ?? '/', 'http://fake');
       const path = url.pathname;
       const method = req.method ?? 'GET';
+      current = { method, path };
       requests.push({ method, path: path + url.search, headers: req.headers, body: req.headers['content-type']?.startsWith('multipart/') ? '<multipart>' : raw.toString('utf8') });
       if (limited > 0) {
         limited--;
@@ -215,17 +255,20 @@ export async function startFakeJira(opts: { email: string; apiToken: string; pro
         if (Object.keys(problems).length) return errors(res, 400, [], problems);
         const issue = createIssue(fields);
         indexedAt.set(issue.key, Date.now() + lagMs);
-        if (loseCreate) {
-          loseCreate = false;
-          return send(res, 502, undefined);
-        }
+        if (lost()) return send(res, 502, undefined);
         return send(res, 201, { id: issue.id, key: issue.key, self: `${base}/rest/api/3/issue/${issue.id}` });
       }
       if (method === 'POST' && path === '/rest/api/3/search/jql') {
         const body = json();
+        const unknown = Object.keys(body).filter((k) => !SEARCH_BODY_FIELDS.includes(k));
+        if (unknown.length) return errors(res, 400, [`Unrecognized field "${unknown[0]}" (known: ${SEARCH_BODY_FIELDS.join(', ')})`]);
+        const reconcile = body.reconcileIssues ?? [];
+        // SearchAndReconcileRequestBean: reconcileIssues is an array of int64 issue ids, at most 50
+        if (!Array.isArray(reconcile) || reconcile.some((id: unknown) => !Number.isInteger(id))) return errors(res, 400, [], { reconcileIssues: 'must be an array of issue ids (integers)' });
+        if (reconcile.length > 50) return errors(res, 400, [], { reconcileIssues: 'at most 50 issues can be reconciled' });
         const matched = runJql(String(body.jql ?? ''));
         if (typeof matched === 'string') return errors(res, 400, [matched]);
-        const found = matched.filter((i) => (indexedAt.get(i.key) ?? 0) <= Date.now());
+        const found = matched.filter((i) => reconcile.includes(Number(i.id)) || (indexedAt.get(i.key) ?? 0) <= Date.now());
         const start = body.nextPageToken ? Number(Buffer.from(String(body.nextPageToken), 'base64url').toString()) : 0;
         const max = Math.min(Number(body.maxResults ?? 50), 5000);
         const page = found.slice(start, start + max);
@@ -235,6 +278,27 @@ export async function startFakeJira(opts: { email: string; apiToken: string; pro
           ...(isLast ? {} : { nextPageToken: Buffer.from(String(start + max)).toString('base64url') }),
           isLast,
         });
+      }
+      if (method === 'POST' && path === '/rest/api/3/comment/list') {
+        // getCommentsByIds: body {ids} (1..1000), expand renderedBody and/or properties; a PageBeanComment answer
+        const refused = refuseParams(url, ['expand'], ['renderedBody', 'properties']);
+        if (refused) return errors(res, 400, [refused]);
+        const ids = json().ids;
+        if (!Array.isArray(ids) || ids.length === 0 || ids.length > 1000 || ids.some((id: unknown) => !Number.isInteger(id))) {
+          return errors(res, 400, ['The request contains more than 1000 IDs or is empty.']);
+        }
+        const withProperties = (url.searchParams.get('expand') ?? '').split(',').includes('properties');
+        const values = [];
+        for (const issue of issues.values()) for (const c of issue.comments) if (ids.includes(Number(c.id))) values.push(commentView(issue, c, withProperties));
+        values.sort((a, b) => Number(a.id) - Number(b.id));
+        return send(res, 200, { self: `${base}/rest/api/3/comment/list`, maxResults: 1000, startAt: 0, total: values.length, isLast: true, values });
+      }
+      if ((m = /^\/rest\/api\/3\/comment\/(\d+)\/properties\/([^/]+)$/.exec(path)) && method === 'GET') {
+        const c = [...issues.values()].flatMap((i) => i.comments).find((x) => x.id === m![1]);
+        if (!c) return errors(res, 404, ['The comment does not exist or you do not have permission to see it.']);
+        const p = c.properties.find((x) => x.key === decodeURIComponent(m![2]));
+        if (!p) return errors(res, 404, [`The property with key '${decodeURIComponent(m[2])}' does not exist.`]);
+        return send(res, 200, { key: p.key, value: p.value });
       }
       if ((m = /^\/rest\/api\/3\/attachment\/(\d+)$/.exec(path)) && method === 'DELETE') {
         for (const issue of issues.values()) {
@@ -270,18 +334,12 @@ export async function startFakeJira(opts: { email: string; apiToken: string; pro
           return send(res, 204);
         }
         if (sub === '/comment' && method === 'GET') {
+          // getComments: startAt, maxResults, orderBy, and expand accepting only renderedBody (no comment properties here)
+          const refused = refuseParams(url, ['startAt', 'maxResults', 'orderBy', 'expand'], ['renderedBody']);
+          if (refused) return errors(res, 400, [refused]);
           const startAt = Number(url.searchParams.get('startAt') ?? 0);
-          const max = Number(url.searchParams.get('maxResults') ?? 50);
-          const expand = (url.searchParams.get('expand') ?? '').split(',');
-          const page = issue.comments.slice(startAt, startAt + max).map((c) => ({
-            self: `${base}/rest/api/3/issue/${issue.id}/comment/${c.id}`,
-            id: c.id,
-            author: c.author,
-            body: c.body,
-            created: c.created,
-            updated: c.updated,
-            ...(expand.includes('properties') ? { properties: c.properties } : {}),
-          }));
+          const max = Math.min(Number(url.searchParams.get('maxResults') ?? 100), 100);
+          const page = issue.comments.slice(startAt, startAt + max).map((c) => commentView(issue, c, false));
           return send(res, 200, { comments: page, startAt, maxResults: max, total: issue.comments.length });
         }
         if (sub === '/comment' && method === 'POST') {
@@ -297,7 +355,8 @@ export async function startFakeJira(opts: { email: string; apiToken: string; pro
           };
           issue.comments.push(c);
           touch(issue);
-          return send(res, 201, { self: `${base}/rest/api/3/issue/${issue.id}/comment/${c.id}`, ...c, properties: undefined });
+          if (lost()) return send(res, 502, undefined);
+          return send(res, 201, commentView(issue, c, false));
         }
         if (sub === '/transitions' && method === 'GET') {
           const transitions = STATUSES.filter((s) => s !== issue.fields.status.name).map((s) => ({
@@ -355,7 +414,10 @@ export async function startFakeJira(opts: { email: string; apiToken: string; pro
       lagMs = ms;
     },
     loseNextCreateAnswer() {
-      loseCreate = true;
+      lose.push({ method: 'POST', path: /^\/rest\/api\/3\/issue$/ });
+    },
+    loseNextAnswer(method, path) {
+      lose.push({ method, path });
     },
     engineerComment(key, text, at = new Date()) {
       const issue = issues.get(key)!;

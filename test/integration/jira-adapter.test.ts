@@ -156,9 +156,14 @@ t.test('the sync job writes tickets to Jira once, even when retried', async (t) 
   await app.inject({ method: 'POST', url: `/v1/jira/msp_tickets/${ticket.id}/comment`, headers: bearer(alice), payload: { message: 'More detail' } });
 
   // Jira creates the issue but the answer is lost: the job fails, and its retry must not create a second issue
+  jira.indexLag(400);
   jira.loseNextCreateAnswer();
   await t.rejects(syncTicket(deps, ticket.id), /answered 502/);
   t.equal(jira.issues.size, 1);
+  // at once, search does not show the new issue yet: the retry waits instead of creating a second one
+  await t.rejects(syncTicket(deps, ticket.id), { name: 'CreateNotSettled' });
+  t.equal(jira.issues.size, 1);
+  await new Promise((r) => setTimeout(r, 500));
   const first = await syncTicket(deps, ticket.id);
   t.match(first, { key: 'MSP-1', created: false, comments: 1, attachments: 1 });
   t.equal(jira.issues.size, 1, 'found again by its label, not created twice');

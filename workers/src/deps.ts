@@ -31,6 +31,8 @@ export interface WorkerDeps {
   chartCache: Pick<ChartCache, 'invalidate'>;
   /** Billing sources beyond the local ones (the real BigQuery export, when configured). */
   billingSources: BillingSourceDeps;
+  /** NIGHTLY_INGEST_DAYS and NIGHTLY_INGEST_CLOSE_DAY: the windows the nightly ingest reads again. */
+  nightlyIngest: { days: number; closeDay: number };
   /** Ticket system of record (Jira Cloud or the local one). */
   ticketSystem: TicketSystem;
   /** Where ticket attachment bytes are read from. */
@@ -56,6 +58,7 @@ export const JOB_DEPS = {
   notify: ['pool', 'mailer', 'mailDomain'],
   maintenance: ['pool'],
   'billing-ingest': ['pool', 'billingSources', 'chartCache', 'enqueue'],
+  'billing-nightly': ['pool', 'billingSources', 'enqueue', 'nightlyIngest'],
   'anomaly-detect': ['pool', 'enqueue', 'publicUrl'],
   'alert-evaluate': ['pool', 'enqueue', 'publicUrl'],
   'ticket-sync': ['pool', 'ticketSystem', 'attachmentStore'],

@@ -4,6 +4,7 @@ import { missingDeps, type DepsOf } from './deps.ts';
 import { notifyHandler } from './jobs/notify.ts';
 import { maintenanceHandler } from './jobs/maintenance.ts';
 import { billingIngestHandler } from './jobs/billing-ingest.ts';
+import { billingNightlyHandler } from './jobs/billing-nightly.ts';
 import { anomalyDetectHandler } from './jobs/anomaly-detect.ts';
 import { alertEvaluateHandler } from './jobs/alert-evaluate.ts';
 import { ticketSyncHandler } from './jobs/ticket-sync.ts';
@@ -19,6 +20,7 @@ const FACTORIES: { [Q in QueueName]: (deps: DepsOf<Q>) => Handler<Q> } = {
   notify: notifyHandler,
   maintenance: maintenanceHandler,
   'billing-ingest': billingIngestHandler,
+  'billing-nightly': billingNightlyHandler,
   'anomaly-detect': anomalyDetectHandler,
   'alert-evaluate': alertEvaluateHandler,
   'ticket-sync': ticketSyncHandler,

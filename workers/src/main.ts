@@ -50,6 +50,7 @@ const host = await startWorkers({
     enqueue: producer.enqueue,
     chartCache: chartCache(producer.redis, config.QUEUE_PREFIX, log),
     billingSources: billingSourcesFromConfig(config),
+    nightlyIngest: { days: config.NIGHTLY_INGEST_DAYS, closeDay: config.NIGHTLY_INGEST_CLOSE_DAY },
     ticketSystem: ticketSystemFromConfig(config, pool),
     attachmentStore: attachmentReaderFromConfig(config),
     monitoringService: monitoringServiceFromConfig(config),

@@ -50,9 +50,13 @@ export interface NewIssue {
 
 export interface TicketSystem {
   readonly name: 'jira' | 'local';
-  /** The issue carrying `label`, if any (check-before-create). */
-  findIssueByLabel(label: string): Promise<RemoteIssue | null>;
-  createIssue(issue: NewIssue): Promise<{ key: string }>;
+  /**
+   * The issue carrying `label`, if any (check-before-create). `reconcile` names issue ids that must be seen even if
+   * the system's search has not caught up with them yet (Jira's `reconcileIssues`).
+   */
+  findIssueByLabel(label: string, opts?: { reconcile?: string[] }): Promise<RemoteIssue | null>;
+  /** `id` is the system's own id of the new issue, when it has one besides the key. */
+  createIssue(issue: NewIssue): Promise<{ key: string; id?: string }>;
   getIssue(key: string): Promise<RemoteIssue | null>;
   /** Issues updated at or after `since`, oldest first, page by page. */
   searchUpdatedSince(since: Date): AsyncGenerator<RemoteIssue>;

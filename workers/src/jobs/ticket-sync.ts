@@ -2,7 +2,7 @@ import { UnrecoverableError } from 'bullmq';
 import type { JobFor } from '@cc/shared/queues.ts';
 import { markSyncFailed } from '@cc/shared/db/tickets/sync.ts';
 import type { DepsOf } from '../deps.ts';
-import { pullChanges, pullIssue, syncTicket, type TicketSyncDeps } from '../adapters/jira/sync.ts';
+import { CreateNotSettled, pullChanges, pullIssue, syncTicket, type TicketSyncDeps } from '../adapters/jira/sync.ts';
 
 /**
  * ticket.sync: writes local ticket changes through to the system of record and pulls its changes back
@@ -21,8 +21,9 @@ export function ticketSyncHandler(deps: DepsOf<'ticket-sync'>) {
     try {
       return await syncTicket(sync, ticketId);
     } catch (err) {
-      // shown on the ticket once the retries are spent; the periodic pull does not retry failed tickets
-      if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) await markSyncFailed(deps.pool, ticketId, (err as Error).message);
+      // shown on the ticket once the retries are spent; the periodic pull does not retry failed tickets. A create
+      // waiting for Jira's search to settle is not a failure: the pull's catch-up tries it again later.
+      if (!(err instanceof CreateNotSettled) && job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) await markSyncFailed(deps.pool, ticketId, (err as Error).message);
       throw err;
     }
   };

@@ -12,6 +12,8 @@ export interface TicketRow {
   customer_id: string;
   customer_name: string;
   jira_key: string | null;
+  /** An issue create was sent at this time and its outcome is unknown (cleared once the key is recorded). */
+  jira_create_sent_at: Date | null;
   summary: string;
   description: string;
   priority: string;

@@ -14,7 +14,17 @@ export async function findTicketById(db: Queryable, id: string): Promise<TicketR
 }
 
 export async function markCreated(db: Queryable, id: string, jiraKey: string): Promise<void> {
-  await db.query('UPDATE ticket SET jira_key = $2 WHERE id = $1 AND jira_key IS NULL', [id, jiraKey]);
+  await db.query('UPDATE ticket SET jira_key = $2, jira_create_sent_at = NULL WHERE id = $1 AND jira_key IS NULL', [id, jiraKey]);
+}
+
+/** An issue create is about to be sent: recorded first, so a crash before its answer is recorded is known after. */
+export async function markCreateSent(db: Queryable, id: string): Promise<void> {
+  await db.query('UPDATE ticket SET jira_create_sent_at = now() WHERE id = $1', [id]);
+}
+
+/** The create was refused (nothing was made there): the next run may create at once. */
+export async function clearCreateSent(db: Queryable, id: string): Promise<void> {
+  await db.query('UPDATE ticket SET jira_create_sent_at = NULL WHERE id = $1', [id]);
 }
 
 /** The job wrote every local change up to `version`. */

@@ -2,6 +2,10 @@
  * Jira Cloud REST API v3 adapter (https://developer.atlassian.com/cloud/jira/platform/rest/v3/).
  * Basic auth with an account e-mail and API token; 429/503 honour Retry-After (else X-RateLimit-Reset); search uses the enhanced
  * `/rest/api/3/search/jql` endpoint (the legacy `/search` is removed), paged by nextPageToken.
+ * Only what Atlassian's OpenAPI document offers on each operation is sent: comment properties (the portal's markers)
+ * are read through `POST /rest/api/3/comment/list?expand=properties` — `GET /issue/{key}/comment` expands only
+ * `renderedBody` — and searches right after a create name the new issue in `reconcileIssues`, Jira's read-after-write
+ * parameter (search is eventually consistent otherwise).
  */
 import type { NewIssue, RemoteAttachment, RemoteComment, RemoteIssue, TicketSystem } from '@cc/shared/ports/ticket-system.ts';
 import type { TicketPriority } from '@cc/shared/tickets/rules.ts';
@@ -39,6 +43,18 @@ export class JiraError extends Error {
 
 /** The comment property that carries the portal's id of a comment it wrote (check-before-create). */
 export const COMMENT_PROPERTY = 'commandcenter';
+/** `reconcileIssues` takes at most 50 issue ids (Atlassian, "Search after write with search and reconcile"). */
+const MAX_RECONCILE = 50;
+/** getCommentsByIds takes at most 1000 ids; getComments pages by at most 100. */
+const COMMENT_PAGE = 100;
+
+interface JiraComment {
+  id: string;
+  body: unknown;
+  author?: { displayName?: string; emailAddress?: string };
+  created: string;
+  properties?: { key: string; value: { id?: string } | null }[];
+}
 
 /** `KEY` = "P1=Highest,P2=High" → record. */
 export function parsePriorityMap(raw: string): Record<TicketPriority, string> {
@@ -151,11 +167,25 @@ export function jiraCloudTicketSystem(opts: JiraCloudOptions): TicketSystem {
     };
   };
 
-  async function* search(jql: string): AsyncGenerator<RemoteIssue> {
+  /**
+   * Issues this process created lately, by label, newest last: a search for one of them right after its create (the
+   * key not yet recorded because that write failed) names its id in `reconcileIssues`, so Jira answers consistently.
+   */
+  const recentCreates = new Map<string, string>();
+  const rememberCreate = (labels: string[], id: string) => {
+    for (const label of labels) {
+      recentCreates.delete(label);
+      recentCreates.set(label, id);
+    }
+    while (recentCreates.size > MAX_RECONCILE) recentCreates.delete(recentCreates.keys().next().value!);
+  };
+
+  async function* search(jql: string, reconcile: string[] = []): AsyncGenerator<RemoteIssue> {
+    const reconcileIssues = [...new Set(reconcile)].slice(-MAX_RECONCILE).map(Number).filter(Number.isInteger);
     let nextPageToken: string | undefined;
     for (;;) {
       const page = await request<{ issues: JiraIssueBean[]; nextPageToken?: string; isLast?: boolean }>('POST', '/rest/api/3/search/jql', {
-        json: { jql, maxResults: pageSize, fields, ...(nextPageToken ? { nextPageToken } : {}) },
+        json: { jql, maxResults: pageSize, fields, ...(reconcileIssues.length ? { reconcileIssues } : {}), ...(nextPageToken ? { nextPageToken } : {}) },
       });
       for (const issue of page.issues) yield toRemote(issue);
       if (page.isLast || !page.nextPageToken) return;
@@ -163,13 +193,27 @@ export function jiraCloudTicketSystem(opts: JiraCloudOptions): TicketSystem {
     }
   }
 
+  /** The portal's marker of each comment (null: written in Jira), read with getCommentsByIds and expand=properties. */
+  async function commentMarkers(ids: string[]): Promise<Map<string, string | null>> {
+    const markers = new Map<string, string | null>();
+    if (ids.length === 0) return markers;
+    const page = await request<{ values: JiraComment[] }>('POST', '/rest/api/3/comment/list?expand=properties', { json: { ids: ids.map(Number) } });
+    for (const c of page.values) {
+      const value = c.properties?.find((p) => p.key === COMMENT_PROPERTY)?.value;
+      markers.set(String(c.id), typeof value?.id === 'string' ? value.id : null);
+    }
+    return markers;
+  }
+
   const quote = (s: string) => `"${s.replace(/["\\]/g, '\\$&')}"`;
   const issuePath = (key: string) => `/rest/api/3/issue/${encodeURIComponent(key)}`;
 
   return {
     name: 'jira',
-    async findIssueByLabel(label) {
-      for await (const issue of search(`project = ${quote(opts.project)} AND labels = ${quote(label)} ORDER BY created ASC`)) return issue;
+    async findIssueByLabel(label, find = {}) {
+      const known = recentCreates.get(label);
+      const reconcile = [...(find.reconcile ?? []), ...(known ? [known] : [])];
+      for await (const issue of search(`project = ${quote(opts.project)} AND labels = ${quote(label)} ORDER BY created ASC`, reconcile)) return issue;
       return null;
     },
     async createIssue(issue: NewIssue) {
@@ -185,7 +229,8 @@ export function jiraCloudTicketSystem(opts: JiraCloudOptions): TicketSystem {
           },
         },
       });
-      return { key: created.key };
+      rememberCreate(issue.labels, String(created.id));
+      return { key: created.key, id: String(created.id) };
     },
     async getIssue(key) {
       try {
@@ -203,19 +248,21 @@ export function jiraCloudTicketSystem(opts: JiraCloudOptions): TicketSystem {
     async listComments(key) {
       const out: RemoteComment[] = [];
       for (let startAt = 0; ; ) {
-        const page = await request<{
-          comments: { id: string; body: unknown; author?: { displayName?: string; emailAddress?: string }; created: string; properties?: { key: string; value: { id?: string } }[] }[];
-          startAt: number;
-          maxResults: number;
-          total: number;
-        }>('GET', `${issuePath(key)}/comment?startAt=${startAt}&maxResults=100&orderBy=created&expand=properties`);
+        // getComments documents `expand=renderedBody` only: properties come from getCommentsByIds below.
+        const page = await request<{ comments: JiraComment[]; startAt: number; maxResults: number; total: number }>(
+          'GET',
+          `${issuePath(key)}/comment?startAt=${startAt}&maxResults=${COMMENT_PAGE}&orderBy=created`,
+        );
+        const markers = await commentMarkers(page.comments.map((c) => c.id));
         for (const c of page.comments) {
+          // deleted between the two reads: gone in Jira, so not listed
+          if (!markers.has(String(c.id))) continue;
           out.push({
             id: String(c.id),
             body: adfToText(c.body),
             author: c.author?.displayName ?? c.author?.emailAddress ?? 'Jira',
             created: c.created,
-            marker: c.properties?.find((p) => p.key === COMMENT_PROPERTY)?.value?.id ?? null,
+            marker: markers.get(String(c.id)) ?? null,
           });
         }
         startAt = page.startAt + page.comments.length;

@@ -10,6 +10,7 @@ import type { Pool, Queryable } from '@cc/shared/db/pool.ts';
 import {
   applyRemoteIssue,
   attachmentsToSync,
+  clearCreateSent,
   dropAbandonedUploads,
   findTicketById,
   findTicketByJiraKey,
@@ -17,6 +18,7 @@ import {
   markAttachmentSynced,
   markCommentSynced,
   markCreated,
+  markCreateSent,
   markSynced,
   pendingComments,
   readCursor,
@@ -36,9 +38,23 @@ export interface TicketSyncDeps {
    * eventually consistent, so an issue created a moment ago may not be found yet. Default 2 s, 5 s, 10 s.
    */
   createRecheckMs?: readonly number[];
+  /**
+   * How long after a create whose outcome is unknown the sync trusts a search that does not find the issue: until
+   * then it creates nothing (Atlassian: search may lag "from a few seconds to minutes"). Default 10 minutes.
+   */
+  createSettleMs?: number;
 }
 
 const CREATE_RECHECK_MS = [2_000, 5_000, 10_000];
+const CREATE_SETTLE_MS = 10 * 60_000;
+
+/**
+ * An earlier create of this ticket may have made an issue that search does not show yet: creating now could make a
+ * second one. Retryable (the queue's retries, then the periodic pull's catch-up, try again), never a sync failure.
+ */
+export class CreateNotSettled extends Error {
+  override name = 'CreateNotSettled';
+}
 
 /** A refusal (4xx) means nothing was created; anything else (5xx, a dropped connection) leaves it unknown. */
 const outcomeUnknown = (err: unknown) => {
@@ -104,6 +120,14 @@ export function syncTicket(deps: TicketSyncDeps, ticketId: string): Promise<Sync
       const existing = await system.findIssueByLabel(ticketLabel(t.id));
       if (existing) key = existing.key;
       else {
+        const settleMs = deps.createSettleMs ?? CREATE_SETTLE_MS;
+        const sentAt = t.jira_create_sent_at;
+        if (sentAt && Date.now() - sentAt.getTime() < settleMs) {
+          throw new CreateNotSettled(
+            `an issue create for ticket ${t.id} was sent at ${sentAt.toISOString()} and its answer never recorded; ${system.name} search does not show it yet, so nothing is created before ${new Date(sentAt.getTime() + settleMs).toISOString()}`,
+          );
+        }
+        await markCreateSent(pool, t.id);
         const made = await createOnce(
           system,
           ticketLabel(t.id),
@@ -115,7 +139,10 @@ export function syncTicket(deps: TicketSyncDeps, ticketId: string): Promise<Sync
               labels: [ticketLabel(t.id), `cc-customer-${t.customer_id}`],
             }),
           deps.createRecheckMs ?? CREATE_RECHECK_MS,
-        );
+        ).catch(async (err: unknown) => {
+          if (!outcomeUnknown(err)) await clearCreateSent(pool, t.id);
+          throw err;
+        });
         key = made.key;
         result.created = made.created;
       }

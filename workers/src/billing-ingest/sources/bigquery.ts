@@ -1,10 +1,18 @@
 /**
- * The GCP standard billing export in BigQuery, read with the official client. The query aggregates
- * in BigQuery to the grain we store (US/Pacific day × project × service × SKU × labels), so only
- * daily lines cross the network; every value comes back as a STRING so money stays exact
- * (FLOAT64 → NUMERIC rounds to 9 decimals inside BigQuery, then NUMERIC → STRING is exact).
+ * The GCP standard billing export in BigQuery. The query aggregates in BigQuery to the grain we store (US/Pacific
+ * day × project × service × SKU × labels), so only daily lines cross the network; every value comes back as a STRING
+ * so money stays exact (FLOAT64 → NUMERIC rounds to 9 decimals inside BigQuery, then NUMERIC → STRING is exact).
+ *
+ * The REST calls go through the official client's authenticated `request` (credentials, endpoint, retries of
+ * transport errors), but the job is driven here, because each of BigQuery's answers matters:
+ * - jobs.query may answer complete at once, with the first page inline and a `pageToken` for the rest;
+ * - or incomplete, and then jobs.getQueryResults long-polls (`timeoutMs`) until it is complete, however many polls;
+ * - a job that failed says so in getQueryResults' error, or only in jobs.get's `status.errorResult` (`errors[]` on a
+ *   query answer may be mere warnings, per the API reference), so before the first row is handed over the job's
+ *   status is read and a failure ends the ingest with BigQuery's reason and message, nothing loaded.
  */
-import { BigQuery } from '@google-cloud/bigquery';
+import { randomUUID } from 'node:crypto';
+import type { BigQuery } from '@google-cloud/bigquery';
 import type { BillingSource, CostRow, SourceItem } from '@cc/shared/ports/billing-source.ts';
 
 export interface BigQueryBillingConfig {
@@ -12,7 +20,41 @@ export interface BigQueryBillingConfig {
   /** `project.dataset` that holds the `gcp_billing_export_v1_<ACCOUNT>` tables. */
   dataset: string;
   location?: string;
+  /** The long poll asked of getQueryResults (BigQuery's own default is 10 s). */
+  pollTimeoutMs?: number;
+  /** How long a query may run before the ingest gives up (default 30 minutes). */
+  maxQueryMs?: number;
 }
+
+/** A query job BigQuery reports as failed (or that never completed): the ingest fails with this message. */
+export class BigQueryJobFailed extends Error {
+  override name = 'BigQueryJobFailed';
+}
+
+interface ErrorProto {
+  reason?: string;
+  location?: string;
+  message?: string;
+}
+
+interface QueryAnswer {
+  jobComplete?: boolean;
+  jobReference?: { projectId: string; jobId: string; location?: string };
+  queryId?: string;
+  schema?: { fields: { name: string }[] };
+  rows?: { f: { v: unknown }[] }[];
+  pageToken?: string;
+  errors?: ErrorProto[];
+}
+
+/** One authenticated REST call through the client (paths are relative to /bigquery/v2/projects/{project}). */
+function call<T>(client: BigQuery, opts: { method?: string; uri: string; json?: unknown; qs?: Record<string, unknown> }): Promise<T> {
+  return new Promise((resolve, reject) => {
+    client.request(opts, (err: Error | null, body?: unknown) => (err ? reject(err) : resolve(body as T)));
+  });
+}
+
+const describe = (e: ErrorProto | undefined) => (e ? `${e.reason ?? 'error'}${e.location ? ` at ${e.location}` : ''}: ${e.message ?? 'no message'}` : 'no reason given');
 
 /** The export table of a billing account: dashes become underscores, as Cloud Billing names it. */
 export function exportTable(dataset: string, billingAccountId: string): string {
@@ -74,6 +116,97 @@ interface ExportRow {
   credits: string | null;
 }
 
+/** Export rows of the f/v answer as objects by column name (every column is a STRING, or NULL). */
+function* answerRows(a: QueryAnswer): Generator<ExportRow> {
+  const names = a.schema?.fields.map((f) => f.name) ?? [];
+  for (const r of a.rows ?? []) {
+    const row: Record<string, string | null> = {};
+    names.forEach((n, i) => {
+      const v = r.f[i]?.v;
+      row[n] = v === null || v === undefined ? null : String(v);
+    });
+    yield row as unknown as ExportRow;
+  }
+}
+
+/**
+ * Runs the export query and yields its rows page by page once BigQuery says the job succeeded.
+ * `sleep` paces polls that come back incomplete sooner than the long poll asked (a proxy, an emulator).
+ */
+export async function* exportRows(
+  o: BigQueryBillingConfig & { table: string; from: string; to: string; sleep?: (ms: number) => Promise<void> },
+): AsyncGenerator<ExportRow> {
+  const pollTimeoutMs = o.pollTimeoutMs ?? 10_000;
+  const deadline = Date.now() + (o.maxQueryMs ?? 30 * 60_000);
+  const sleep = o.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const date = (name: string, value: string) => ({ name, parameterType: { type: 'DATE' }, parameterValue: { value } });
+  let answer = await call<QueryAnswer>(o.client, {
+    method: 'POST',
+    uri: '/queries',
+    json: {
+      query: exportQuery(o.table),
+      useLegacySql: false,
+      location: o.location,
+      parameterMode: 'NAMED',
+      queryParameters: [date('from_day', o.from), date('to_day', o.to)],
+      formatOptions: { useInt64Timestamp: true },
+      timeoutMs: pollTimeoutMs,
+      // the same request retried by the client's transport is one job, not two
+      requestId: randomUUID(),
+    },
+  });
+  const job = answer.jobReference;
+  const name = job ? `BigQuery job ${job.jobId}` : `BigQuery query ${answer.queryId ?? ''}`.trim();
+  const location = job?.location ?? o.location;
+  const results = (qs: Record<string, unknown>) => call<QueryAnswer>(o.client, { uri: `/queries/${encodeURIComponent(job!.jobId)}`, qs: { location, ...qs } });
+  const failure = async (err: unknown): Promise<never> => {
+    // getQueryResults answers a failed job with its error; jobs.get names the reason
+    const status = job ? await jobStatus(o.client, job, location).catch(() => null) : null;
+    const why = status?.errorResult ? describe(status.errorResult) : (err as Error).message;
+    throw new BigQueryJobFailed(`${name} failed: ${why}`);
+  };
+
+  let pause = 250;
+  while (!answer.jobComplete) {
+    if (!job) throw new BigQueryJobFailed(`${name} answered incomplete without a job reference to poll`);
+    if (Date.now() > deadline) throw new BigQueryJobFailed(`${name} did not complete within ${Math.round((o.maxQueryMs ?? 30 * 60_000) / 1000)} s`);
+    const asked = Date.now();
+    answer = await results({ timeoutMs: pollTimeoutMs }).catch(failure);
+    if (!answer.jobComplete && Date.now() - asked < pollTimeoutMs / 2) {
+      await sleep(pause);
+      pause = Math.min(pause * 2, 5_000);
+    }
+  }
+  if (job) {
+    const status = await jobStatus(o.client, job, location);
+    if (status.errorResult) throw new BigQueryJobFailed(`${name} failed: ${describe(status.errorResult)}`);
+  } else if (answer.errors?.length) {
+    throw new BigQueryJobFailed(`${name} failed: ${describe(answer.errors[0])}`);
+  }
+  for (;;) {
+    yield* answerRows(answer);
+    if (!answer.pageToken) return;
+    answer = await results({ pageToken: answer.pageToken }).catch(failure);
+  }
+}
+
+/** jobs.get: the job's final status (`errorResult` set when it failed). */
+async function jobStatus(client: BigQuery, job: { jobId: string }, location: string | undefined): Promise<{ state?: string; errorResult?: ErrorProto }> {
+  const j = await call<{ status?: { state?: string; errorResult?: ErrorProto } }>(client, { uri: `/jobs/${encodeURIComponent(job.jobId)}`, qs: location ? { location } : {} });
+  return j.status ?? {};
+}
+
+/**
+ * The billing accounts whose export table is in the dataset (tables.list): the accounts the nightly ingest reads.
+ * Cloud Billing names the table after the account with dashes turned into underscores.
+ */
+export async function exportedBillingAccounts(o: Pick<BigQueryBillingConfig, 'client' | 'dataset'>, accounts: string[]): Promise<string[]> {
+  const [project, dataset] = o.dataset.split('.');
+  const [tables] = await o.client.dataset(dataset, { projectId: project }).getTables();
+  const names = new Set(tables.map((t) => `${o.dataset}.${t.id}`));
+  return accounts.filter((a) => /^[A-Za-z0-9-]+$/.test(a) && names.has(exportTable(o.dataset, a)));
+}
+
 export function bigQuerySource(o: BigQueryBillingConfig & { billingAccountId: string; from: string; to: string }): BillingSource {
   const table = exportTable(o.dataset, o.billingAccountId);
   return {
@@ -81,16 +214,8 @@ export function bigQuerySource(o: BigQueryBillingConfig & { billingAccountId: st
     window: { from: o.from, to: o.to },
     providers: ['gcp'],
     async *rows(): AsyncGenerator<SourceItem> {
-      const stream = o.client.createQueryStream({
-        query: exportQuery(table),
-        // BigQuery.date(), not a string with types: {DATE}: the client (8.x) sends an empty parameterValue for the latter.
-        params: { from_day: BigQuery.date(o.from), to_day: BigQuery.date(o.to) },
-        location: o.location,
-        // No maxResults: the stream's paginator takes it as a cap on all rows, not as a page size;
-        // BigQuery sizes pages itself and the stream follows pageToken to the end.
-      });
       let line = 0;
-      for await (const r of stream as AsyncIterable<ExportRow>) {
+      for await (const r of exportRows({ ...o, table })) {
         line++;
         const projectLabels = labelsFromJson(r.project_labels);
         const resourceLabels = labelsFromJson(r.resource_labels);
