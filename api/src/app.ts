@@ -10,6 +10,7 @@ import errorHandler from './plugins/app/error-handler.ts';
 import inputPolicy, { frameworkErrors } from './plugins/app/input-policy.ts';
 import securityHeaders from './plugins/app/security-headers.ts';
 import authPlugin from './plugins/app/auth.ts';
+import throttlePlugin from './plugins/app/throttle.ts';
 import routeRegistry from './plugins/app/route-registry.ts';
 import permissionGuard from './plugins/app/permission-guard.ts';
 import tenantGuard from './plugins/app/tenant-guard.ts';
@@ -69,7 +70,9 @@ export async function buildApp(given: Config, opts: { logger?: boolean; logStrea
     genReqId: (req) => (req.headers['x-request-id'] as string | undefined) ?? randomUUID(),
     requestIdHeader: 'x-request-id',
     ajv: { customOptions: { removeAdditional: 'all', coerceTypes: 'array', useDefaults: true } },
-    trustProxy: true,
+    // Only the configured proxies' X-Forwarded-For is believed: anyone else could pick their own address and dodge
+    // the sign-in lockout (issue 12).
+    trustProxy: config.TRUST_PROXY.length ? config.TRUST_PROXY : false,
     frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -82,6 +85,7 @@ export async function buildApp(given: Config, opts: { logger?: boolean; logStrea
   await app.register(inputPolicy);
   await app.register(securityHeaders);
   await app.register(authPlugin);
+  await app.register(throttlePlugin);
   await app.register(routeRegistry);
   await app.register(permissionGuard);
   await app.register(tenantGuard);
