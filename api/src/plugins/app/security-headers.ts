@@ -54,7 +54,8 @@ export default fp(
       },
       frameguard: { action: 'deny' },
       referrerPolicy: { policy: 'same-origin' },
-      strictTransportSecurity: https ? { maxAge: 31536000 } : false,
+      // Not includeSubDomains: other hosts of the domain may not serve https; an operator can widen it at the proxy.
+      strictTransportSecurity: https ? { maxAge: 31536000, includeSubDomains: false } : false,
       // The social sign-in popup answers its opener with postMessage: the opener keeps its popups.
       crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
       crossOriginEmbedderPolicy: false,
