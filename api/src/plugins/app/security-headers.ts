@@ -41,8 +41,9 @@ export default fp(
           'base-uri': ["'self'"],
           'object-src': ["'none'"],
           'script-src': ["'self'"],
-          'style-src': ["'self'", "'unsafe-inline'", (req) => (BULL_BOARD.test(urlOf(req as IncomingMessage)) ? GOOGLE_FONTS_CSS : '')],
-          'font-src': ["'self'", 'data:', (req) => (BULL_BOARD.test(urlOf(req as IncomingMessage)) ? GOOGLE_FONTS : '')],
+          // One value per request (helmet joins the items with spaces, an empty one would leave a stray blank).
+          'style-src': [(req) => `'self' 'unsafe-inline'${BULL_BOARD.test(urlOf(req as IncomingMessage)) ? ` ${GOOGLE_FONTS_CSS}` : ''}`],
+          'font-src': [(req) => `'self' data:${BULL_BOARD.test(urlOf(req as IncomingMessage)) ? ` ${GOOGLE_FONTS}` : ''}`],
           'img-src': ["'self'", 'data:', 'blob:'],
           'connect-src': connect,
           'frame-src': frames,
