@@ -10,6 +10,7 @@ import errorHandler from './plugins/app/error-handler.ts';
 import inputPolicy, { frameworkErrors } from './plugins/app/input-policy.ts';
 import securityHeaders from './plugins/app/security-headers.ts';
 import authPlugin from './plugins/app/auth.ts';
+import throttlePlugin from './plugins/app/throttle.ts';
 import routeRegistry from './plugins/app/route-registry.ts';
 import permissionGuard from './plugins/app/permission-guard.ts';
 import tenantGuard from './plugins/app/tenant-guard.ts';
@@ -21,6 +22,7 @@ import bullBoardPlugin from './plugins/app/bull-board.ts';
 import staticWeb from './plugins/app/static-web.ts';
 import { localOidcProvider } from './oidc/local-provider.ts';
 import { withGeneratedSecrets } from './secrets.ts';
+import { redactUrl } from './log-redaction.ts';
 import healthRoutes from './routes/health.ts';
 import authRoutes from './routes/auth/index.ts';
 import oidcRoutes, { OIDC_CALLBACK_PATH } from './routes/auth/oidc.ts';
@@ -51,12 +53,12 @@ import playbookRoutes from './routes/playbook/index.ts';
 class QuietRequestLog extends LogController {
   override incomingRequest(): void {}
   override requestCompleted(error: Error | null | undefined, req: FastifyRequest, reply: FastifyReply): void {
-    const line = { method: req.method, url: req.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) };
+    const line = { method: req.method, url: redactUrl(req.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else reply.log.debug(line, 'request completed');
   }
   override routeNotFound(req: FastifyRequest): void {
-    req.log.debug({ method: req.method, url: req.url }, 'route not found');
+    req.log.debug({ method: req.method, url: redactUrl(req.url) }, 'route not found');
   }
 }
 
@@ -64,12 +66,22 @@ class QuietRequestLog extends LogController {
 export async function buildApp(given: Config, opts: { logger?: boolean; logStream?: NodeJS.WritableStream } = {}): Promise<FastifyInstance> {
   const config = withGeneratedSecrets(given);
   const app = Fastify({
-    logger: opts.logger === false ? false : { level: config.LOG_LEVEL, ...(opts.logStream ? { stream: opts.logStream } : {}) },
+    logger:
+      opts.logger === false
+        ? false
+        : {
+            level: config.LOG_LEVEL,
+            // A logged request never shows a token from its URL (invitation links, the sign-in callback's code).
+            serializers: { req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url), id: req.id }) },
+            ...(opts.logStream ? { stream: opts.logStream } : {}),
+          },
     logController: new QuietRequestLog(),
     genReqId: (req) => (req.headers['x-request-id'] as string | undefined) ?? randomUUID(),
     requestIdHeader: 'x-request-id',
     ajv: { customOptions: { removeAdditional: 'all', coerceTypes: 'array', useDefaults: true } },
-    trustProxy: true,
+    // Only the configured proxies' X-Forwarded-For is believed: anyone else could pick their own address and dodge
+    // the sign-in lockout (issue 12).
+    trustProxy: config.TRUST_PROXY.length ? config.TRUST_PROXY : false,
     frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -82,6 +94,7 @@ export async function buildApp(given: Config, opts: { logger?: boolean; logStrea
   await app.register(inputPolicy);
   await app.register(securityHeaders);
   await app.register(authPlugin);
+  await app.register(throttlePlugin);
   await app.register(routeRegistry);
   await app.register(permissionGuard);
   await app.register(tenantGuard);

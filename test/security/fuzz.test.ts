@@ -13,8 +13,9 @@ t.test('hostile input never gets a 500', async (t) => {
   const app = await build(t);
   const ops = await operations(app);
   t.ok(ops.length > 50, `fuzzing ${ops.length} operations from the OpenAPI document`);
-  // A fresh admin token per request: admin reaches every handler, and a fuzzed logout revokes only its own token.
-  const admin = () => `Bearer ${app.jwt.sign({ sub: 'admin@commandcenter.local', claims: null }, { expiresIn: '10m', jti: randomUUID() })}`;
+  // A fresh admin token (and session id) per request: admin reaches every handler, and a fuzzed logout or sign out
+  // everywhere ends no session another request relies on.
+  const admin = () => `Bearer ${app.jwt.sign({ sub: 'admin@commandcenter.local', claims: null, sid: randomUUID() }, { expiresIn: '10m', jti: randomUUID() })}`;
   let sent = 0;
   for (const op of ops) {
     const failures: string[] = [];

@@ -35,7 +35,9 @@ t.test('local identity provider', async (t) => {
   async function finish(cookie: string, location: string) {
     const res = await fetch(location, { headers: { cookie }, redirect: 'manual' });
     const html = await res.text();
-    return { status: res.status, result: JSON.parse(html.match(/data-result='([^']*)'/)![1].replace(/&#39;/g, "'")) };
+    // The session token rides only in the httpOnly cookie, never in the page (issue 12).
+    const token = /(?:^|, )token=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1];
+    return { status: res.status, token, result: JSON.parse(html.match(/data-result='([^']*)'/)![1].replace(/&#39;/g, "'")) };
   }
 
   t.test('no session without a password: the admin e-mail alone gets no code', async (t) => {
@@ -59,9 +61,10 @@ t.test('local identity provider', async (t) => {
     const { cookie, params } = await start();
     const res = await authorize({ ...params, email: 'admin@commandcenter.local', password: DEMO_PASSWORD });
     t.equal(res.status, 302);
-    const { status, result } = await finish(cookie, res.headers.get('location')!);
+    const { status, result, token } = await finish(cookie, res.headers.get('location')!);
     t.equal(status, 200);
-    t.type(result.token, 'string');
+    t.same(result, { type: 'cc-oidc', signedIn: true });
+    t.type(token, 'string');
   });
 
   t.test('an unverified account is not marked verified, whatever the form says', async (t) => {

@@ -58,6 +58,12 @@ t.test('forged tokens are refused', async (t) => {
     t.equal((await me(altered)).statusCode, 401);
   });
 
+  t.test('a genuinely signed token that names no session (as every token did before sessions)', async (t) => {
+    const old = app.jwt.sign({ sub: 'admin@commandcenter.local', claims: null }, { expiresIn: '10m', jti: randomUUID() });
+    const res = await me(old);
+    t.same([res.statusCode, res.json()], [401, { detail: 'Invalid token' }]);
+  });
+
   t.test('a token with its signature cut off', async (t) => {
     const token = await login(app, 'alice@acme.example');
     t.equal((await me(token.slice(0, token.lastIndexOf('.') + 1))).statusCode, 401);

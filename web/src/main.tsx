@@ -8,10 +8,10 @@ import './global.css';
 import { setupStore } from './app/store.ts';
 import { App } from './app/App.tsx';
 import { SnackbarProvider } from './common/Snackbar.tsx';
-import { sessionFromStoredToken } from './features/session/sessionSlice.ts';
-import { loadToken } from './features/session/token-storage.ts';
+import { sessionFromHint } from './features/session/sessionSlice.ts';
+import { loadSessionHint } from './features/session/token-storage.ts';
 
-const store = setupStore({ session: sessionFromStoredToken(loadToken()) });
+const store = setupStore({ session: sessionFromHint(loadSessionHint()) });
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -12,7 +12,7 @@ import { LoginPage } from '../features/session/LoginPage.tsx';
 import { InitialisingPage } from '../features/session/InitialisingPage.tsx';
 import { useLogoutMutation, useRefreshTokenMutation } from '../features/session/sessionApi.ts';
 import { sessionEnded, storedClaimsUsed } from '../features/session/sessionSlice.ts';
-import { readTokenClaims } from '../features/session/token-storage.ts';
+import { loadSessionHint } from '../features/session/token-storage.ts';
 import styles from './App.module.css';
 
 /**
@@ -84,26 +84,30 @@ export function App() {
   );
 }
 
-/** A token held but unconfirmed (start-up, social sign-in): refresh it to learn the current claims. */
+/** A session not yet confirmed (start-up, social sign-in): refresh it (the cookie) to learn the current claims. */
 function useConfirmToken() {
   const dispatch = useAppDispatch();
   const status = useAppSelector((s) => s.session.status);
-  const token = useAppSelector((s) => s.session.token);
+  const epoch = useAppSelector((s) => s.session.epoch);
   const [refresh] = useRefreshTokenMutation();
-  const checking = useRef<string | null>(null);
+  const checking = useRef<number | null>(null);
 
   useEffect(() => {
-    if (status !== 'checking' || !token || checking.current === token) return;
-    checking.current = token;
+    if (status !== 'checking' || checking.current === epoch) return;
+    checking.current = epoch;
     void refresh()
       .unwrap()
+      .then(() => {
+        checking.current = null; // a later social sign-in in this epoch is checked again
+      })
       .catch((error: { status?: unknown }) => {
+        checking.current = null;
         if (error.status === 401) return; // the api slice has already ended the session
-        // The api is unreachable: carry on with the claims signed into the token, if it is still valid.
-        const stored = readTokenClaims(token);
+        // The api is unreachable: carry on with the claims of the last answer, if its token is still valid.
+        const stored = loadSessionHint();
         dispatch(stored ? storedClaimsUsed({ claims: stored.claims }) : sessionEnded({ notice: null }));
       });
-  }, [status, token, refresh, dispatch]);
+  }, [status, epoch, refresh, dispatch]);
 }
 
 /** A user with no customers cannot use the app (spec 001 §2.1): sign out and say why. */
@@ -114,11 +118,11 @@ function useEndSessionWithoutCustomers() {
   const noCustomers = session.status === 'signedIn' && !!session.claims && session.claims.perms.length > 0 && session.claims.customers.length === 0;
 
   useEffect(() => {
-    if (!noCustomers || !session.token) return;
-    // The login page already shows (App); end the session once the token is revoked.
-    void logout({ token: session.token })
+    if (!noCustomers) return;
+    // The login page already shows (App); end the session once the api has ended it.
+    void logout()
       .unwrap()
       .catch(() => undefined)
       .finally(() => dispatch(sessionEnded({ notice: MESSAGES.contactAdmin })));
-  }, [noCustomers, session.token, logout, dispatch]);
+  }, [noCustomers, logout, dispatch]);
 }

@@ -9,13 +9,10 @@ const CREDENTIAL_ENDPOINTS = new Set(['login']);
 export const BACKGROUND_ENDPOINTS: ReadonlySet<string> = new Set(['refreshToken', 'setClaims', 'logout', 'logError']);
 
 const rawBaseQuery = fetchBaseQuery({
-  // Same origin: the api serves the built app, and the dev server proxies /v1 and /v2.
+  // Same origin: the api serves the built app, and the dev server proxies /v1 and /v2. The session is the
+  // httpOnly `token` cookie the browser sends by itself; no script ever holds the token (issue 12).
   baseUrl: '',
-  prepareHeaders: (headers, { getState }) => {
-    const token = (getState() as { session: { token: string | null } }).session.token;
-    if (token && !headers.has('authorization')) headers.set('authorization', `Bearer ${token}`);
-    return headers;
-  },
+  credentials: 'same-origin',
 });
 
 /**

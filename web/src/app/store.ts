@@ -1,7 +1,7 @@
 import { combineReducers, configureStore, createListenerMiddleware } from '@reduxjs/toolkit';
 import { api } from './api.ts';
-import { sessionEnded, sessionSlice, tokenIssued, tokenReceived, type SessionState } from '../features/session/sessionSlice.ts';
-import { removeToken, saveToken } from '../features/session/token-storage.ts';
+import { sessionEnded, sessionSlice, tokenIssued, type SessionState } from '../features/session/sessionSlice.ts';
+import { removeSessionHint, saveSessionHint } from '../features/session/token-storage.ts';
 import { selectionSlice } from './selection/selectionSlice.ts';
 
 const rootReducer = combineReducers({
@@ -12,22 +12,18 @@ const rootReducer = combineReducers({
 
 export type RootState = ReturnType<typeof rootReducer>;
 
-/** Side effects of session events: the token mirrored to localStorage, caches dropped on sign-out. */
+/** Side effects of session events: the session hint (no token) in localStorage, caches dropped on sign-out. */
 function sessionListeners() {
   const listeners = createListenerMiddleware();
   listeners.startListening({
     actionCreator: tokenIssued,
-    effect: (action) => saveToken(action.payload.token),
-  });
-  listeners.startListening({
-    actionCreator: tokenReceived,
-    effect: (action) => saveToken(action.payload.token),
+    effect: (action) => saveSessionHint(action.payload.claims, action.payload.expiresIn),
   });
   listeners.startListening({
     actionCreator: sessionEnded,
     effect: (_action, { dispatch }) => {
-      // Only the token: a sign-out (LogoutPage) clears the rest; an expired session keeps settings.
-      removeToken();
+      // Only the hint: a sign-out (LogoutPage) clears the rest; an expired session keeps settings.
+      removeSessionHint();
       // The next user must not see the previous user's cached answers.
       dispatch(api.util.resetApiState());
     },

@@ -6,8 +6,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Claims, CustomerFilter } from '@cc/shared/claims.ts';
 import type { Role } from '@cc/shared/permissions.ts';
 import { buildClaims, findUserById, type UserRow } from '@cc/shared/db/users.ts';
-import { isTokenRevoked } from '@cc/shared/db/tokens.ts';
+import { createSession } from '@cc/shared/db/sessions.ts';
 import { errors } from '../../errors.ts';
+import { crossSiteRefusal } from './same-origin.ts';
+import { sessionStore, type SessionStore } from './session-store.ts';
 
 /** The caller as the server sees it on this request: read from the store, not trusted from the token. */
 export interface AuthUser {
@@ -18,15 +20,24 @@ export interface AuthUser {
   admin: boolean;
   filters: CustomerFilter[];
   jti: string;
+  /** The sign-in session the token belongs to; every token refreshed from one sign-in carries the same. */
+  sid: string;
   exp: number;
 }
 
 interface TokenPayload {
   sub: string;
   claims: Claims | null;
+  sid?: string;
   jti?: string;
   exp?: number;
   iat?: number;
+}
+
+/** The session a token is issued for: its id and absolute end (no token outlives it). */
+export interface SessionRef {
+  id: string;
+  expires_at: Date;
 }
 
 declare module '@fastify/jwt' {
@@ -40,8 +51,12 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Verifies the bearer token (or `token` cookie) and loads the caller; throws 401 otherwise. */
     authenticate(req: FastifyRequest): Promise<AuthUser>;
-    /** Signs an access token carrying the user's current claims, and sets the `token` cookie. */
-    issueToken(user: UserRow, reply: FastifyReply): Promise<{ token: string; claims: Claims | null; expires_in: number }>;
+    /**
+     * Signs an access token carrying the user's current claims and sets the `token` cookie. Without a session
+     * this is a sign-in and opens one; with one (refresh) the token keeps its sid and ends no later than it.
+     */
+    issueToken(user: UserRow, reply: FastifyReply, session?: SessionRef): Promise<{ token: string; claims: Claims | null; expires_in: number }>;
+    sessions: SessionStore;
   }
   interface FastifyRequest {
     auth: AuthUser | null;
@@ -60,6 +75,8 @@ export default fp(
       verify: { algorithms: ['HS256'] },
     });
     app.decorateRequest('auth', null);
+    app.decorate('sessions', sessionStore(app));
+    const secure = app.config.PUBLIC_URL.startsWith('https:');
 
     app.decorate('authenticate', async (req: FastifyRequest) => {
       if (req.auth) return req.auth;
@@ -72,9 +89,15 @@ export default fp(
         if (code === 'FST_JWT_AUTHORIZATION_TOKEN_EXPIRED') throw new errors.invalidToken('Token expired');
         throw new errors.invalidToken('Invalid token');
       }
-      if (!payload.jti || !payload.exp) throw new errors.invalidToken('Invalid token');
-      const [user, revoked] = await Promise.all([findUserById(app.pg, payload.sub), isTokenRevoked(app.pg, payload.jti)]);
-      if (revoked) throw new errors.invalidToken('Token revoked');
+      // Tokens from before sessions existed, or made by hand, name no session and cannot be ended: refused.
+      if (!payload.jti || !payload.exp || !payload.sid) throw new errors.invalidToken('Invalid token');
+      // @fastify/jwt reads a Bearer header first and the cookie only without one.
+      if (!/^Bearer\s/i.test(req.headers.authorization ?? '')) {
+        const refusal = crossSiteRefusal(req, app.config.PUBLIC_URL);
+        if (refusal) throw new errors.forbidden(refusal);
+      }
+      const [user, ended] = await Promise.all([findUserById(app.pg, payload.sub), app.sessions.isEnded(payload.sid)]);
+      if (ended) throw new errors.invalidToken('Token revoked');
       if (!user) throw new errors.invalidToken('User no longer exists');
       req.auth = {
         email: user.id,
@@ -83,24 +106,24 @@ export default fp(
         admin: user.claims?.admin ?? false,
         filters: user.claims?.filters ?? [],
         jti: payload.jti,
+        sid: payload.sid,
         exp: payload.exp,
       };
       return req.auth;
     });
 
-    app.decorate('issueToken', async (user: UserRow, reply: FastifyReply) => {
+    app.decorate('issueToken', async (user: UserRow, reply: FastifyReply, given?: SessionRef) => {
+      const session = given ?? (await createSession(app.pg, user.id, app.config.SESSION_MAX_HOURS));
       const claims = await buildClaims(app.pg, user);
-      const ttl = app.config.TOKEN_TTL_SECONDS;
-      const token = app.jwt.sign({ sub: user.id, claims }, { expiresIn: `${ttl}s`, jti: randomUUID() });
-      reply.setCookie(TOKEN_COOKIE, token, {
-        path: '/',
-        httpOnly: true,
-        sameSite: 'strict',
-        secure: app.config.PUBLIC_URL.startsWith('https:'),
-        maxAge: ttl,
-      });
+      const left = Math.floor((session.expires_at.getTime() - Date.now()) / 1000);
+      if (left < 1) throw new errors.invalidToken('Session expired');
+      const ttl = Math.min(app.config.TOKEN_TTL_SECONDS, left);
+      const token = app.jwt.sign({ sub: user.id, claims, sid: session.id }, { expiresIn: `${ttl}s`, jti: randomUUID() });
+      reply.setCookie(TOKEN_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'strict', secure, maxAge: ttl });
+      // An answer carrying a token is never kept by a browser or proxy cache.
+      reply.header('cache-control', 'no-store');
       return { token, claims, expires_in: ttl };
     });
   },
-  { name: 'auth', dependencies: ['config', 'pg'] },
+  { name: 'auth', dependencies: ['config', 'pg', 'queues'] },
 );

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import type { FastifyError } from 'fastify';
+import { redactParams, redactUrl } from '../../log-redaction.ts';
 
 /**
  * One error handler: every error body is exactly `{ detail }`. 4xx sends the message (validation
@@ -12,7 +13,7 @@ export default fp(
     app.setErrorHandler((err: FastifyError, req, reply) => {
       const status = err.statusCode && err.statusCode >= 400 ? err.statusCode : 500;
       if (status >= 500) {
-        req.log.error({ err, method: req.method, url: req.url, params: req.params }, 'request failed');
+        req.log.error({ err, method: req.method, url: redactUrl(req.url), params: redactParams(req.params) }, 'request failed');
         const exposed = (err as { expose?: unknown }).expose === true;
         return reply.code(status).send({ detail: exposed ? err.message : 'Internal Server Error' });
       }

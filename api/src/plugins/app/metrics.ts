@@ -1,6 +1,12 @@
 import fp from 'fastify-plugin';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { QUEUE_NAMES } from '@cc/shared/queues.ts';
+import { errors } from '../../errors.ts';
+
+// Compared as digests: equal lengths, constant time.
+const digest = (s: string) => createHash('sha256').update(s).digest();
+const safeEqual = (a: string, b: string) => timingSafeEqual(digest(a), digest(b));
 
 const JOB_STATES = ['waiting', 'active', 'delayed', 'failed', 'completed', 'prioritized', 'waiting-children'] as const;
 
@@ -57,10 +63,19 @@ export default fp(
       latency.observe({ method: req.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
     });
 
-    app.get('/metrics', { config: { permission: 'public', tenant: 'none' }, schema: { hide: true } }, async (_req, reply) => {
+    // Who may scrape (issue 12, docs/operations.md): whoever sends METRICS_TOKEN as a Bearer token, or a signed-in
+    // admin; without a METRICS_TOKEN, anyone outside production (a developer's Prometheus) and admins only in it.
+    // The figures hold route names and queue depths, never a secret, but they map the estate and its load.
+    const token = app.config.METRICS_TOKEN;
+    const open = !token && app.config.NODE_ENV !== 'production';
+    app.get('/metrics', { config: { permission: 'public', tenant: 'none' }, schema: { hide: true } }, async (req, reply) => {
+      if (!open && !(token && safeEqual(req.headers.authorization ?? '', `Bearer ${token}`))) {
+        const user = await app.authenticate(req);
+        if (!user.admin) throw new errors.forbidden('Admin or METRICS_TOKEN only');
+      }
       reply.type(registry.contentType);
       return registry.metrics();
     });
   },
-  { name: 'metrics', dependencies: ['queues', 'route-registry'] },
+  { name: 'metrics', dependencies: ['queues', 'route-registry', 'auth'] },
 );

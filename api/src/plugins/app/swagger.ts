@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 
-/** OpenAPI generated from the routes' TypeBox schemas, served at /docs. */
+/** OpenAPI generated from the routes' TypeBox schemas, served at /docs (DOCS: on, off, auto = not in production). */
 export default fp(
   async (app) => {
     await app.register(swagger, {
@@ -12,7 +12,10 @@ export default fp(
         security: [{ bearer: [] }],
       },
     });
-    await app.register(swaggerUi, { routePrefix: '/docs' });
+    // The document is generated either way (tests and `make` read it through app.swagger()); only serving it is
+    // decided here. In production it is off unless DOCS=on (issue 12, docs/operations.md): it lists every route.
+    const serve = app.config.DOCS === 'on' || (app.config.DOCS === 'auto' && app.config.NODE_ENV !== 'production');
+    if (serve) await app.register(swaggerUi, { routePrefix: '/docs' });
   },
   { name: 'swagger', dependencies: ['route-registry'] },
 );

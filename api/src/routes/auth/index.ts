@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { EMAIL_PATTERN, MIN_PASSWORD_LENGTH } from '@cc/shared/constants.ts';
 import { findUserById, buildClaims } from '@cc/shared/db/users.ts';
-import { revokeToken } from '@cc/shared/db/tokens.ts';
+import { endSession, endUserSessions, findOpenSession } from '@cc/shared/db/sessions.ts';
 import { Claims, TokenAnswer, withErrors } from '@cc/shared/schemas/common.ts';
 import { errors } from '../../errors.ts';
 import { TOKEN_COOKIE } from '../../plugins/app/auth.ts';
@@ -14,6 +14,8 @@ const LoginBody = Type.Object({
   password: Type.String({ minLength: MIN_PASSWORD_LENGTH }),
 });
 
+const SessionsEnded = Type.Object({ ended: Type.Integer({ description: 'how many open sessions were ended' }) });
+
 const auth: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/v1/auth/login',
@@ -22,8 +24,13 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
       schema: { tags: ['auth'], summary: 'Sign in with e-mail and password', body: LoginBody, response: withErrors({ 200: TokenAnswer }) },
     },
     async (req, reply) => {
+      // Locked accounts and addresses are refused before the password is even looked at (issue 12).
+      await app.loginLockout.check(req, req.body.email);
       const user = await checkPassword(app.pg, req.body.email, req.body.password);
-      if (!user) throw new errors.invalidLogin();
+      if (!user) {
+        await app.loginLockout.failed(req, req.body.email);
+        throw new errors.invalidLogin();
+      }
       if (!user.email_verified) throw new errors.unverifiedEmail();
       return app.issueToken(user, reply);
     },
@@ -33,12 +40,15 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
     '/v1/auth/refresh',
     {
       config: { permission: 'authenticated', tenant: 'none' },
-      schema: { tags: ['auth'], summary: 'A new access token with current claims', response: withErrors({ 200: TokenAnswer }) },
+      schema: { tags: ['auth'], summary: 'A new access token with current claims, in the same session (never past its end)', response: withErrors({ 200: TokenAnswer }) },
     },
     async (req, reply) => {
       const user = await findUserById(app.pg, req.auth!.email);
       if (!user) throw new errors.userNotFound();
-      return app.issueToken(user, reply);
+      // The row, not only the Redis marker: a session past its absolute lifetime or ended while Redis was away stops here.
+      const session = await findOpenSession(app.pg, req.auth!.sid, user.id);
+      if (!session) throw new errors.invalidToken('Session expired');
+      return app.issueToken(user, reply, session);
     },
   );
 
@@ -46,12 +56,26 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
     '/v1/auth/logout',
     {
       config: { permission: 'authenticated', tenant: 'none' },
-      schema: { tags: ['auth'], summary: 'Revoke the current token', response: withErrors({ 204: Type.Null() }) },
+      schema: { tags: ['auth'], summary: 'Sign out: ends the session, so every token refreshed from this sign-in is refused', response: withErrors({ 204: Type.Null() }) },
     },
     async (req, reply) => {
-      await revokeToken(app.pg, req.auth!.jti, new Date(req.auth!.exp * 1000));
+      await app.sessions.markEnded(await endSession(app.pg, req.auth!.sid, req.auth!.email, 'logout'));
       reply.clearCookie(TOKEN_COOKIE, { path: '/' });
       return reply.code(204).send(null);
+    },
+  );
+
+  app.delete(
+    '/v1/auth/sessions',
+    {
+      config: { permission: 'authenticated', tenant: 'none' },
+      schema: { tags: ['auth'], summary: 'Sign out everywhere: ends every session of the caller, this one included', response: withErrors({ 200: SessionsEnded }) },
+    },
+    async (req, reply) => {
+      const ended = await endUserSessions(app.pg, req.auth!.email, 'everywhere');
+      await app.sessions.markEnded(ended);
+      reply.clearCookie(TOKEN_COOKIE, { path: '/' });
+      return { ended: ended.length };
     },
   );
 

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import * as oidc from 'openid-client';
+import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import { oidcIssuer } from '@cc/shared/config.ts';
 import { MESSAGES } from '@cc/shared/constants.ts';
@@ -93,19 +94,27 @@ const oidcRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // The provider vouches for the address, which is what our own verification would prove.
       await markEmailVerified(app.pg, user.id);
     }
-    const answer = await app.issueToken({ ...user, email_verified: true }, reply);
-    return finish(reply, 200, { token: answer.token });
+    // The token travels only in the httpOnly cookie issueToken sets: the page tells its opener that, never the token.
+    await app.issueToken({ ...user, email_verified: true }, reply);
+    return finish(reply, 200, { signedIn: true });
   });
 
-  function finish(reply: FastifyReply, status: number, result: { token?: string; error?: string }) {
+  function finish(reply: FastifyReply, status: number, result: { signedIn?: true; error?: string }) {
     const payload = JSON.stringify({ type: 'cc-oidc', ...result }).replace(/</g, '\\u003c');
     const origin = JSON.stringify(new URL(app.config.PUBLIC_URL).origin);
+    const script = `const r=${payload};if(window.opener){window.opener.postMessage(r,${origin});window.close();}`;
+    // The one inline script of the product runs by its hash; nothing else may run, load or frame this page.
+    const hash = createHash('sha256').update(script).digest('base64');
     return reply
       .code(status)
       .type('text/html')
+      .header('cache-control', 'no-store')
+      .header('content-security-policy', `default-src 'none'; script-src 'sha256-${hash}'; base-uri 'none'; frame-ancestors 'none'`)
+      // The opener (our web app) must stay reachable for postMessage after the provider's pages.
+      .header('cross-origin-opener-policy', 'unsafe-none')
       .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Signing in…</title></head>
 <body><p id="result" data-result='${payload.replace(/'/g, '&#39;')}'>${result.error ? 'Sign-in failed. You can close this window.' : 'Signed in. You can close this window.'}</p>
-<script>const r=${payload};if(window.opener){window.opener.postMessage(r,${origin});window.close();}</script></body></html>`);
+<script>${script}</script></body></html>`);
   }
 };
 export default oidcRoutes;

@@ -9,6 +9,13 @@ import { withErrors } from '@cc/shared/schemas/common.ts';
 import { errors } from '../../errors.ts';
 
 const NOT_FOUND = 'Invitation not found or expired';
+/**
+ * The link is the credential, so guessing links is throttled per client address (issue 12): 30 looks and 10
+ * password settings (each runs argon2) a minute are far more than a person clicking a link needs and far too few
+ * to search 256-bit tokens or to load the server.
+ */
+const lookLimit = { max: 30, timeWindow: 60_000 };
+const acceptLimit = { max: 10, timeWindow: 60_000 };
 
 /**
  * The invitation link (`${PUBLIC_URL}/invitation/{token}`): public, the token is the credential. Setting
@@ -18,7 +25,7 @@ const invitations: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/v1/invitations/:token',
     {
-      config: { permission: 'public', tenant: 'none' },
+      config: { permission: 'public', tenant: 'none', rateLimit: lookLimit },
       schema: { tags: ['auth'], summary: 'Is this invitation link still valid, and for whom', params: InvitationParams, response: withErrors({ 200: InvitationInfo }) },
     },
     async (req) => {
@@ -31,7 +38,7 @@ const invitations: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/v1/invitations/:token',
     {
-      config: { permission: 'public', tenant: 'none' },
+      config: { permission: 'public', tenant: 'none', rateLimit: acceptLimit },
       schema: { tags: ['auth'], summary: 'Set the password (verifies the e-mail); the link then stops working', params: InvitationParams, body: InvitationAccept, response: withErrors({ 200: InvitationInfo }) },
     },
     async (req) => {

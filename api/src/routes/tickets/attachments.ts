@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { withTransaction } from '@cc/shared/db/pool.ts';
 import {
@@ -42,7 +43,12 @@ export function ticketAttachments(store: AttachmentStore, signingKey: string): F
     app.get(
       '/v1/jira/signed_url',
       {
-        config: { permission: 'supportrequest_create', tenant: 'none' },
+        config: {
+          permission: 'supportrequest_create',
+          tenant: 'none',
+          // Each answer writes a row and signs a URL: 60 a minute per user (issue 12), far above a person attaching files.
+          rateLimit: { max: 60, timeWindow: 60_000, keyGenerator: (req: FastifyRequest) => `upload-url:${req.auth?.email ?? req.ip}` },
+        },
         schema: { tags, summary: 'A signed, expiring address to upload one file to', querystring: SignedUrlQuery, response: withErrors({ 200: SignedUrlAnswer }) },
       },
       async (req) => {

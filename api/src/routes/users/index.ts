@@ -6,6 +6,7 @@ import {
   renameUser, setUserAccess, setUserRole, type AdminUserRow,
 } from '@cc/shared/db/users-admin.ts';
 import { findUserById, refreshClaims } from '@cc/shared/db/users.ts';
+import { endUserSessions } from '@cc/shared/db/sessions.ts';
 import { normaliseEmail, parseEmail, parseEmailList } from '@cc/shared/admin/emails.ts';
 import { InputError } from '@cc/shared/admin/input-error.ts';
 import { emailsExist, entityNames, parseCustomers, parseRole } from '@cc/shared/admin/users.ts';
@@ -14,6 +15,7 @@ import {
   AdminUser, DeleteUsersAnswer, DeleteUsersBody, InvitationSent, InviteAnswer, InviteBody, UserListQuery, UserPage, UserParams, UserUpdate,
 } from '@cc/shared/schemas/admin.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';
+import { Type } from '@sinclair/typebox';
 import { errors } from '../../errors.ts';
 import usersEvents from './events.ts';
 import { issueInvitation, reinvite, sendInvitations } from './invite.ts';
@@ -162,6 +164,27 @@ const users: FastifyPluginAsyncTypebox = async (app) => {
       await reinvite(app, user.id);
       await app.userEvents.publish({ type: 'updated', users: [user.id] });
       return reply.code(202).send({ email: user.id });
+    },
+  );
+
+  app.delete(
+    '/v1/users/:id/sessions/',
+    {
+      config: { permission: 'usermanagement_update', tenant: 'none' },
+      schema: {
+        tags: ['users'],
+        summary: 'End every session of a user: their tokens are refused from the next request on; they sign in again',
+        params: UserParams,
+        response: withErrors({ 200: Type.Object({ email: Type.String(), ended: Type.Integer() }) }),
+      },
+    },
+    async (req) => {
+      const user = await findUserById(app.pg, normaliseEmail(req.params.id));
+      if (!user) throw new errors.userNotFound();
+      const ended = await endUserSessions(app.pg, user.id, `admin:${req.auth!.email}`);
+      await app.sessions.markEnded(ended);
+      req.log.info({ user: user.id, by: req.auth!.email, ended: ended.length }, 'sessions ended by an admin');
+      return { email: user.id, ended: ended.length };
     },
   );
 };

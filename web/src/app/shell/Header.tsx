@@ -6,6 +6,7 @@ import type { Claims } from '@cc/shared/claims.ts';
 import { useAppSelector } from '../hooks.ts';
 import { isManagementPath } from '../routes.ts';
 import { useBillingAccounts, useSelectedCustomer } from '../selection/useCustomerContext.ts';
+import { useSignOut } from '../../features/session/useSignOut.ts';
 import styles from './Header.module.css';
 
 /**
@@ -78,10 +79,11 @@ function Initial({ email }: { email: string }) {
   return <span aria-hidden="true">{email.slice(0, 1).toUpperCase()}</span>;
 }
 
-/** The avatar button and its dialog: who is signed in, and Logout. */
+/** The avatar button and its dialog: who is signed in, Logout, and Sign out everywhere (every device, issue 12). */
 function AccountMenu({ claims }: { claims: Claims }) {
   const [open, setOpen] = useState(false);
   const [, navigate] = useLocation();
+  const signOut = useSignOut();
   const buttonRef = useRef<HTMLButtonElement>(null);
   return (
     <div className={styles.account}>
@@ -103,6 +105,13 @@ function AccountMenu({ claims }: { claims: Claims }) {
           returnFocusRef={buttonRef}
           footerButtons={[
             { content: 'Close', onClick: () => setOpen(false) },
+            {
+              content: 'Sign out everywhere',
+              onClick: () => {
+                setOpen(false);
+                void signOut({ everywhere: true });
+              },
+            },
             {
               content: 'Logout',
               buttonType: 'danger',

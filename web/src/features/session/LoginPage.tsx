@@ -45,9 +45,9 @@ export function LoginPage() {
     setSocialBusy(true);
     const result = await signInWithPopup();
     setSocialBusy(false);
-    if ('token' in result) {
+    if ('signedIn' in result) {
       dispatch(noticeDismissed());
-      dispatch(tokenReceived({ token: result.token }));
+      dispatch(tokenReceived());
     } else if ('error' in result) {
       setServerError(result.error);
     }

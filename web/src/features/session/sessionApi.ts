@@ -20,23 +20,28 @@ export const sessionApi = api.injectEndpoints({
       query: (body) => ({ url: '/v1/auth/login', method: 'POST', body }),
       async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: null }));
-        if (data) dispatch(tokenIssued({ token: data.token, claims: data.claims }));
+        // The token in the answer is for API clients; the browser already holds it as an httpOnly cookie.
+        if (data) dispatch(tokenIssued({ claims: data.claims, expiresIn: data.expires_in }));
       },
     }),
     /** New token with the current claims; also how the app re-checks claims (spec 001 §4, 000 §2). */
     refreshToken: build.mutation<TokenAnswer, void>({
       query: () => ({ url: '/v1/auth/refresh', method: 'POST' }),
       async onQueryStarted(_arg, { dispatch, getState, queryFulfilled }) {
-        const tokenOf = () => (getState() as unknown as { session: { token: string | null } }).session.token;
-        const sentWith = tokenOf();
+        const epochOf = () => (getState() as unknown as { session: { epoch: number } }).session.epoch;
+        const sentIn = epochOf();
         const { data } = await queryFulfilled.catch(() => ({ data: null }));
         // A sign-out while the refresh was in flight wins: do not sign the user back in.
-        if (data && sentWith && tokenOf() === sentWith) dispatch(tokenIssued({ token: data.token, claims: data.claims }));
+        if (data && epochOf() === sentIn) dispatch(tokenIssued({ claims: data.claims, expiresIn: data.expires_in }));
       },
     }),
-    /** Revokes the token. Takes it explicitly: the session may already be cleared when this runs. */
-    logout: build.mutation<void, { token: string }>({
-      query: ({ token }) => ({ url: '/v1/auth/logout', method: 'POST', headers: { authorization: `Bearer ${token}` } }),
+    /** Ends this sign-in's session (every token refreshed from it) and clears the cookie. */
+    logout: build.mutation<void, void>({
+      query: () => ({ url: '/v1/auth/logout', method: 'POST' }),
+    }),
+    /** Sign out everywhere: ends every session of the user, on every device. */
+    signOutEverywhere: build.mutation<{ ended: number }, void>({
+      query: () => ({ url: '/v1/auth/sessions', method: 'DELETE' }),
     }),
     /** Initialises the caller's claims from their role (spec 000 §7). */
     setClaims: build.mutation<{ user_id: string; claims: unknown }, void>({
@@ -45,4 +50,4 @@ export const sessionApi = api.injectEndpoints({
   }),
 });
 
-export const { useLoginMutation, useRefreshTokenMutation, useLogoutMutation, useSetClaimsMutation } = sessionApi;
+export const { useLoginMutation, useRefreshTokenMutation, useLogoutMutation, useSignOutEverywhereMutation, useSetClaimsMutation } = sessionApi;

@@ -1,11 +1,12 @@
 /** The message the api's callback page posts to its opener (`/v1/auth/oidc/callback`). */
 interface OidcMessage {
   type: 'cc-oidc';
-  token?: string;
+  /** The api set the session cookie; the token itself never reaches a script. */
+  signedIn?: true;
   error?: string;
 }
 
-export type SocialSignInResult = { token: string } | { error: string } | { cancelled: true };
+export type SocialSignInResult = { signedIn: true } | { error: string } | { cancelled: true };
 
 const POPUP_FEATURES = 'popup=yes,width=480,height=640';
 
@@ -14,7 +15,7 @@ function isOidcMessage(data: unknown): data is OidcMessage {
 }
 
 /**
- * Opens the social provider's sign-in in a popup (spec 001 §1) and resolves with the token the
+ * Opens the social provider's sign-in in a popup (spec 001 §1) and resolves with the sign-in the
  * callback page posts back, the provider's error, or `cancelled` when the popup is closed first.
  */
 export function signInWithPopup(): Promise<SocialSignInResult> {
@@ -35,7 +36,7 @@ export function signInWithPopup(): Promise<SocialSignInResult> {
     const onMessage = (event: MessageEvent) => {
       // Only our own api's callback page may hand us a token.
       if (event.origin !== window.location.origin || !isOidcMessage(event.data)) return;
-      if (event.data.token) finish({ token: event.data.token });
+      if (event.data.signedIn) finish({ signedIn: true });
       else finish({ error: event.data.error ?? 'Sign-in failed' });
     };
     window.addEventListener('message', onMessage);

@@ -1,60 +1,55 @@
 import type { Claims } from '@cc/shared/claims.ts';
 
-/** Spec 001 §3: "the login token stored locally". */
-export const TOKEN_STORAGE_KEY = 'token';
+/**
+ * The access token is never kept where a script can read it (issue 12): the api sets it as an httpOnly cookie at
+ * sign-in and refresh, and the browser sends it by itself. What is kept in localStorage is only a hint that a
+ * session may exist, with its claims and end: not a credential, it only decides whether the app asks the api at
+ * start-up, and what to show while the api cannot be reached.
+ */
+export const SESSION_HINT_KEY = 'session';
+/** Where earlier versions kept the bearer token: removed wherever it is still found. */
+const LEGACY_TOKEN_KEY = 'token';
 
-export function loadToken(): string | null {
+export interface SessionHint {
+  claims: Claims | null;
+  /** When the last token issued ends (ms since epoch). */
+  expires: number;
+}
+
+export function loadSessionHint(now = Date.now()): SessionHint | null {
   try {
-    return window.localStorage.getItem(TOKEN_STORAGE_KEY);
+    window.localStorage.removeItem(LEGACY_TOKEN_KEY);
+    const raw = window.localStorage.getItem(SESSION_HINT_KEY);
+    if (!raw) return null;
+    const hint = JSON.parse(raw) as Partial<SessionHint>;
+    if (typeof hint.expires !== 'number' || hint.expires <= now) return null;
+    return { claims: hint.claims ?? null, expires: hint.expires };
   } catch {
-    return null; // storage disabled (private mode, policy): the user signs in each visit
+    return null; // storage disabled (private mode, policy) or unreadable: the user signs in each visit
   }
 }
 
-export function saveToken(token: string): void {
+export function saveSessionHint(claims: Claims | null, expiresInSeconds: number, now = Date.now()): void {
   try {
-    window.localStorage.setItem(TOKEN_STORAGE_KEY, token);
+    window.localStorage.setItem(SESSION_HINT_KEY, JSON.stringify({ claims, expires: now + expiresInSeconds * 1000 } satisfies SessionHint));
   } catch {
-    /* see loadToken */
+    /* see loadSessionHint */
   }
 }
 
-export function removeToken(): void {
+export function removeSessionHint(): void {
   try {
-    window.localStorage.removeItem(TOKEN_STORAGE_KEY);
+    window.localStorage.removeItem(SESSION_HINT_KEY);
   } catch {
-    /* see loadToken */
+    /* see loadSessionHint */
   }
 }
 
-/** Sign-out clears every locally stored value (spec 001 §4), not only the token. */
+/** Sign-out clears every locally stored value (spec 001 §4), not only the hint. */
 export function clearStoredData(): void {
   try {
     window.localStorage.clear();
   } catch {
-    /* see loadToken */
-  }
-}
-
-interface TokenPayload {
-  claims?: Claims | null;
-  exp?: number;
-}
-
-/**
- * Reads the claims the api signed into the token, without verifying it (the server does that on
- * every call). Used only when the api cannot be reached at start-up; null when expired or unreadable.
- */
-export function readTokenClaims(token: string, now = Date.now()): { claims: Claims | null } | null {
-  try {
-    const part = token.split('.')[1];
-    if (!part) return null;
-    const json = atob(part.replace(/-/g, '+').replace(/_/g, '/'));
-    const bytes = Uint8Array.from(json, (c) => c.charCodeAt(0));
-    const payload = JSON.parse(new TextDecoder().decode(bytes)) as TokenPayload;
-    if (!payload.exp || payload.exp * 1000 <= now) return null;
-    return { claims: payload.claims ?? null };
-  } catch {
-    return null;
+    /* see loadSessionHint */
   }
 }

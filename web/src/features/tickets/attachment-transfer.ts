@@ -1,5 +1,4 @@
 import { useCallback } from 'react';
-import { useAppSelector } from '../../app/hooks.ts';
 import { errorDetail } from '../../common/api-error.ts';
 import type { TicketAttachment } from '@cc/shared/schemas/tickets.ts';
 import { useSignedUploadUrlMutation } from './ticketsApi.ts';
@@ -50,13 +49,11 @@ export function useUploadFiles() {
 
 /** Fetches an attachment as a binary blob and hands it to the browser as a download named like the file. */
 export function useDownloadAttachment() {
-  const token = useAppSelector((s) => s.session.token);
   return useCallback(
     async (attachment: TicketAttachment): Promise<void> => {
       const url = new URL(attachment.url, window.location.origin);
-      // Our own api wants the session; anyone else's address must not receive it.
-      const headers: Record<string, string> = url.origin === window.location.origin && token ? { authorization: `Bearer ${token}` } : {};
-      const res = await fetch(url, { headers });
+      // Our own api gets the session cookie; anyone else's address must not receive it (credentials: same-origin).
+      const res = await fetch(url, { credentials: 'same-origin' });
       if (!res.ok) throw new Error(`Download of ${attachment.name} failed (${res.status})`);
       const blob = await res.blob();
       const href = URL.createObjectURL(blob);
@@ -69,6 +66,6 @@ export function useDownloadAttachment() {
       // Give the browser time to start the download before the blob goes.
       window.setTimeout(() => URL.revokeObjectURL(href), 10_000);
     },
-    [token],
+    [],
   );
 }

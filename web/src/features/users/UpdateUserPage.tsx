@@ -9,11 +9,13 @@ import { useSnackbar } from '../../common/Snackbar.tsx';
 import { UserForm } from './UserForm.tsx';
 import { validateUpdateUser } from './user-form.ts';
 import { Button } from '@primer/react';
-import { MailIcon } from '@primer/octicons-react';
-import { useGetUserQuery, useResendInvitationMutation, useUpdateUserMutation } from './usersApi.ts';
+import { MailIcon, SignOutIcon } from '@primer/octicons-react';
+import { useEndUserSessionsMutation, useGetUserQuery, useResendInvitationMutation, useUpdateUserMutation } from './usersApi.ts';
 import { useUserEvents } from './useUserEvents.ts';
 
-/** Role, e-mail and customer access of one user (spec 001 §2.7, §4, §5). */
+const sessionsEnded = (n: number) => (n === 0 ? 'No open session' : n === 1 ? 'Ended 1 session' : `Ended ${n} sessions`);
+
+/** Role, e-mail and customer access of one user (spec 001 §2.7, §4, §5); an admin can end their sessions. */
 export function UpdateUserPage({ route, params }: PageProps) {
   useUserEvents();
   const id = routeParam(params.id);
@@ -22,6 +24,7 @@ export function UpdateUserPage({ route, params }: PageProps) {
   const { data: user, isLoading, error } = useGetUserQuery(id);
   const [update, { isLoading: saving }] = useUpdateUserMutation();
   const [resend, { isLoading: resending }] = useResendInvitationMutation();
+  const [endSessions, { isLoading: ending }] = useEndUserSessionsMutation();
   const [failure, setFailure] = useState<string | null>(null);
 
   if (isLoading) return <PageLoading />;
@@ -50,6 +53,19 @@ export function UpdateUserPage({ route, params }: PageProps) {
           </Button>
         </div>
       ) : null}
+      <div>
+        <Button
+          leadingVisual={SignOutIcon}
+          loading={ending}
+          onClick={async () => {
+            const result = await endSessions(user.id);
+            if ('error' in result) setFailure(errorDetail(result.error) ?? 'Error ending the sessions');
+            else show({ message: `${sessionsEnded(result.data.ended)} of ${result.data.email}`, variant: 'success' });
+          }}
+        >
+          End all sessions
+        </Button>
+      </div>
       <UserForm
         key={user.id}
         mode="update"

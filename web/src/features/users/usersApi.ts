@@ -42,6 +42,10 @@ export const usersApi = api.injectEndpoints({
     resendInvitation: build.mutation<InvitationSent, string>({
       query: (id) => ({ url: `/v1/users/${encodeURIComponent(id)}/invitation/`, method: 'POST' }),
     }),
+    /** Ends every session of the user (issue 12): they are signed out on every device at their next request. */
+    endUserSessions: build.mutation<{ email: string; ended: number }, string>({
+      query: (id) => ({ url: `/v1/users/${encodeURIComponent(id)}/sessions/`, method: 'DELETE' }),
+    }),
   }),
 });
 
@@ -52,6 +56,7 @@ export const {
   useUpdateUserMutation,
   useDeleteUsersMutation,
   useResendInvitationMutation,
+  useEndUserSessionsMutation,
 } = usersApi;
 
 /** Every user's e-mail, for the add-user pick lists. */
