@@ -25,6 +25,8 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: true,
+    // Read by test/bench/web-bundle.ts to weigh each route's JavaScript.
+    manifest: true,
     // The vendor chunk is React 19 + Primer (about 190 kB gzipped); the app code stays small.
     chunkSizeWarningLimit: 700,
     rolldownOptions: {
