@@ -124,6 +124,8 @@ export type Handlers<Q extends QueueName = QueueName> = { [K in Q]: Handler<K> }
 /** Nightly work, installed by the worker as BullMQ job schedulers (upserted, so restarts never duplicate them). */
 export const SCHEDULES: ({ id: string; pattern: string } & JobItem)[] = [
   { id: 'maintenance-nightly', queue: 'maintenance', name: 'maintenance.purge', pattern: '0 3 * * *', data: {} },
+  // Also re-queues project requests whose provisioning job was lost (an approval saved while Redis was down).
+  { id: 'maintenance-requeue', queue: 'maintenance', name: 'maintenance.purge', pattern: '*/10 * * * *', data: {} },
   // After the nightly billing export has landed (the exports settle within a day or two).
   { id: 'anomaly-detect-nightly', queue: 'anomaly-detect', name: 'anomaly.detect', pattern: '30 5 * * *', data: {} },
   { id: 'alert-evaluate-nightly', queue: 'alert-evaluate', name: 'alert.evaluate', pattern: '0 6 * * *', data: {} },

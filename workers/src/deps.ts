@@ -51,7 +51,7 @@ export interface WorkerDeps {
 /** The dependencies of each queue's job. */
 export const JOB_DEPS = {
   notify: ['pool', 'mailer', 'mailDomain'],
-  maintenance: ['pool'],
+  maintenance: ['pool', 'enqueue'],
   'billing-ingest': ['pool', 'billingSources', 'chartCache', 'enqueue'],
   'anomaly-detect': ['pool', 'enqueue', 'publicUrl'],
   'alert-evaluate': ['pool', 'enqueue', 'publicUrl'],

@@ -218,3 +218,22 @@ export async function listProvisionedProjects(db: Queryable, customerId: string)
   );
   return rows;
 }
+
+/**
+ * Requests a worker should be on but may have lost: Approved for longer than `approvedSeconds` (the approval was
+ * saved but its job never reached Redis), or Creating with no change for `creatingSeconds` (its job vanished
+ * from Redis). The provisioning re-queue (shared/src/provisioning/requeue.ts) adds their jobs again.
+ */
+export async function listStalledRequests(
+  db: Queryable,
+  o: { approvedSeconds: number; creatingSeconds: number },
+): Promise<Pick<ProjectRequestRow, 'id' | 'state' | 'step_log'>[]> {
+  const { rows } = await db.query<Pick<ProjectRequestRow, 'id' | 'state' | 'step_log'>>(
+    `SELECT id::text AS id, state, step_log FROM project_request
+      WHERE (state = 'Approved' AND updated_at < now() - $1 * interval '1 second')
+         OR (state = 'Creating' AND updated_at < now() - $2 * interval '1 second')
+      ORDER BY updated_at`,
+    [o.approvedSeconds, o.creatingSeconds],
+  );
+  return rows;
+}
