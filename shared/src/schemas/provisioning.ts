@@ -105,3 +105,5 @@ export const ProjectApproveAnswer = Type.Object({ approved: ProjectRecordList, r
 export type ProjectApproveAnswer = Static<typeof ProjectApproveAnswer>;
 export const ProjectRejectAnswer = Type.Object({ rejected: ProjectRecordList, refused: Refused });
 export const ProjectRetryAnswer = Type.Object({ retried: ProjectRecordList, refused: Refused });
+export type ProjectRejectAnswer = Static<typeof ProjectRejectAnswer>;
+export type ProjectRetryAnswer = Static<typeof ProjectRetryAnswer>;
