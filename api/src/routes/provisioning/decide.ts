@@ -49,7 +49,7 @@ const decisions: FastifyPluginAsyncTypebox = async (app) => {
     '/v1/projectprovisioning/:customer/reject',
     {
       config,
-      schema: { tags, summary: 'Reject the selected pending requests (their project ids become free)', params: ProvisioningParams, body: ProjectIdsBody, response: withErrors({ 200: ProjectRejectAnswer }) },
+      schema: { tags, summary: 'Reject the selected pending or Failed requests (their project ids become free)', params: ProvisioningParams, body: ProjectIdsBody, response: withErrors({ 200: ProjectRejectAnswer }) },
     },
     async (req) => {
       const { changed, refused } = await rejectProjectRequests(app.pg, req.customer.customer_id, req.body.ids, req.auth!.email);

@@ -40,7 +40,7 @@ const COLUMNS: readonly ListColumn<ProjectRecord>[] = [
 
 /**
  * Project provisioning (spec 000 §2): the customer's project requests, New, and for the provider's admins Approve
- * and Reject of the selected pending rows, Retry of the selected failed ones, each after a confirmation dialog
+ * of the selected pending rows, Reject of pending or failed ones, Retry of failed ones, each after a confirmation dialog
  * listing the rows it applies to.
  */
 export function ProjectListPage({ route }: PageProps) {
