@@ -118,9 +118,8 @@ export interface Decision {
 async function decide(db: Queryable, customerId: string, ids: string[], from: readonly ProjectState[], to: ProjectState, by: string): Promise<Decision> {
   const { rows } = await db.query<ProjectRequestRow>(
     `UPDATE project_request SET state = $4, decided_by = $5, decided_at = now(), updated_at = now(),
-            -- A retry clears the failure (it stays in step_log); a rejected Failed request keeps it for the record.
-            error = CASE WHEN $4 = 'Approved' THEN NULL ELSE error END,
-            failed_step = CASE WHEN $4 = 'Approved' THEN NULL ELSE failed_step END
+            -- Only a Failed request carries an error (a table check); the failure stays in step_log.
+            error = NULL, failed_step = NULL
       WHERE customer_id = $1 AND id::text = ANY($2::text[]) AND state = ANY($3::text[])
      RETURNING ${COLUMNS}`,
     [customerId, ids, [...from], to, by],
