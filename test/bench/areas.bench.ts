@@ -2,12 +2,15 @@
  * The newer areas' read routes under autocannon, each beside a bare Fastify JSON route measured in the same run
  * (issue 13 Done when; issue 19 item 6): the inventory asset list at BENCH_ASSETS assets (default 100,000) — first
  * page and a searched, re-sorted page deep in the list —, the recommendation list, the inventory graph of a
- * BENCH_GRAPH_NODES-node estate (default 5,000), the license list and the project provisioning list.
+ * BENCH_GRAPH_NODES-node estate (default 5,000), the license list (BENCH_LICENSES, default 50) and the project
+ * provisioning list (BENCH_PROJECTS requests, default 500).
  * The estates come from the local inventory's generator (deterministic, realistic shapes), cut to the size asked.
  */
 import Fastify from 'fastify';
 import autocannon from 'autocannon';
 import { replaceSnapshot, startSyncRun } from '@cc/shared/db/inventory/snapshot.ts';
+import { asActor, insertLicense } from '@cc/shared/db/licenses/licenses.ts';
+import { withTransaction } from '@cc/shared/db/pool.ts';
 import { buildApp } from '../../api/src/app.ts';
 import { DEMO_PASSWORD } from '../../infra/scripts/seed.ts';
 import { localEstate } from '../../workers/src/adapters/inventory/local-estate.ts';
@@ -24,14 +27,14 @@ interface Line {
 
 /** An estate of the local generator with at least `assets` assets, cut to exactly that many. */
 function estate(customerId: string, assets: number) {
-  const probe = localEstate(customerId, [{ project_id: `${customerId}-p0000`, project_name: 'probe' }], 'EUR').assets.length;
-  const projects = Array.from({ length: Math.ceil((assets * 1.1) / Math.max(probe, 1)) + 1 }, (_, i) => ({
-    project_id: `${customerId}-p${String(i).padStart(4, '0')}`,
-    project_name: `Bench project ${i}`,
-  }));
-  const e = localEstate(customerId, projects, 'EUR');
-  if (e.assets.length < assets) throw new Error(`the generator made ${e.assets.length} assets, fewer than ${assets}`);
-  return { assets: e.assets.slice(0, assets), recommendations: e.recommendations };
+  const projects = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({ project_id: `${customerId}-p${String(i).padStart(5, '0')}`, project_name: `Bench project ${i}` }));
+  const probe = localEstate(customerId, projects(20), 'EUR').assets.length / 20;
+  // Projects differ in size: grow the project count until the estate is big enough, then cut it.
+  for (let n = Math.ceil((assets * 1.2) / probe) + 1; ; n = Math.ceil(n * 1.5)) {
+    const e = localEstate(customerId, projects(n), 'EUR');
+    if (e.assets.length >= assets) return { assets: e.assets.slice(0, assets), recommendations: e.recommendations };
+  }
 }
 
 async function load(ctx: BenchContext, customerId: string, assets: number): Promise<number> {
@@ -45,6 +48,7 @@ export async function areasBench(ctx: BenchContext): Promise<void> {
   const assets = Number(process.env.BENCH_ASSETS ?? 100_000);
   const graphNodes = Number(process.env.BENCH_GRAPH_NODES ?? 5_000);
   const projects = Number(process.env.BENCH_PROJECTS ?? 500);
+  const licenses = Number(process.env.BENCH_LICENSES ?? 50);
   const { pool } = ctx;
 
   // acme-corp holds the big asset list; globex (inventory switched on) the graph's estate.
@@ -53,13 +57,21 @@ export async function areasBench(ctx: BenchContext): Promise<void> {
   const graphLoad = await load(ctx, 'globex', graphNodes);
   await pool.query(
     `INSERT INTO project_request (customer_id, requester, bu, product, env, owner_value, template_name, folder_name, folder_number,
-                                  project_type, project_template, project_name, state)
+                                  project_type, project_template, project_name, state, failed_step, error)
      SELECT 'acme-corp', 'alice@acme.example', 'retail', 'webshop', 'dev', 'alice', 'Standard analytics project', 'analytics', '123',
-            'analytics', '{"budget": 1000, "default_admin": "alice@acme.example"}', 'bench-project-' || lpad(i::text, 5, '0'),
-            (ARRAY['Pending approval', 'Active', 'Failed', 'Rejected'])[1 + i % 4]
-       FROM generate_series(1, $1) AS i`,
+            'analytics', (SELECT project_provisioning -> 0 -> 'project_template' FROM customer WHERE customer_id = 'acme-corp'),
+            'bench-project-' || lpad(i::text, 5, '0'), s.state,
+            CASE WHEN s.state = 'Failed' THEN 'link_billing' END, CASE WHEN s.state = 'Failed' THEN 'Customer has no billing account' END
+       FROM generate_series(1, $1) AS i, LATERAL (SELECT (ARRAY['Pending approval', 'Active', 'Failed', 'Rejected'])[1 + i % 4] AS state) s`,
     [projects],
   );
+  // Workspace SKUs a big customer watches (the local tenant has a handful; the list has no paging).
+  await withTransaction(pool, async (tx) => {
+    await asActor(tx, 'bench');
+    for (let i = 0; i < licenses; i++) {
+      await insertLicense(tx, { customer_id: 'acme-corp', sku_id: String(1010020000 + i), sku_name: `Bench SKU ${i}`, volume_total: 100 + i, volume_available: i % 20, threshold: 10, new_order: 5, auto_order: i % 2 === 0 });
+    }
+  });
   await pool.query('ANALYZE');
 
   const app = await buildApp(ctx.config, { logger: false });
@@ -76,7 +88,7 @@ export async function areasBench(ctx: BenchContext): Promise<void> {
       ['asset list, searched + sorted, deep page', `/v1/asset-inventory/acme-corp/assets?search=instance&sort=project_id&offset=${Math.floor(assets / 20)}&limit=100`],
       ['recommendation list, first page', '/v1/asset-inventory/acme-corp/recommendations?offset=0&limit=100'],
       [`inventory graph (${fmt(graphNodes)} assets)`, '/v1/asset-inventory/globex/visualize/'],
-      ['license list', '/v1/licenses/acme.example'],
+      [`license list (${fmt(licenses)} licenses)`, '/v1/licenses/acme.example'],
       [`provisioning list (${fmt(projects)} requests)`, '/v1/projectprovisioning/acme-corp/'],
     ];
     // What each answer holds, so a reader sees the size of what was measured (and a broken route shows at once).

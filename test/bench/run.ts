@@ -2,7 +2,8 @@
  * Benchmark runner: each benchmark prints its figures beside a baseline measured in the same run (not asserted).
  * BENCH_ROWS (default 5,000,000) sets the generated cost lines; BENCH_SECONDS (default 10) each autocannon run;
  * ANOMALY_SERIES (default 100,000) the project x service series of the anomaly benchmark; BENCH_ASSETS (default
- * 100,000), BENCH_GRAPH_NODES (default 5,000) and BENCH_PROJECTS (default 500) the inventory and provisioning lists.
+ * 100,000), BENCH_GRAPH_NODES (default 5,000), BENCH_PROJECTS (default 500) and BENCH_LICENSES (default 50) the inventory,
+ * provisioning and license lists.
  * The web app's weight per route is read from the last `make build` (web/dist).
  */
 import { benchContext } from './context.ts';
