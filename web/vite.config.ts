@@ -15,6 +15,8 @@ const FRAMEWORK = /node_modules[\\/](react|react-dom|scheduler|react-redux|@redu
 export default defineConfig({
   // Vite 8 transforms TS/TSX with Oxc; no React plugin needed (no fast refresh, full reloads instead).
   oxc: { jsx: { runtime: 'automatic' } },
+  // Plotly's sources (common/plotly-partial.ts) use browserify's `global`; its dist bundles defined it themselves.
+  define: { global: 'globalThis' },
   resolve: {
     // The repository root hoists React 18 (a test tool needs it); the web app and every library it
     // bundles (Primer, react-redux, wouter) must share web/'s React 19, so resolve React from here.
