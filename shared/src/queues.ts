@@ -145,6 +145,8 @@ export const SCHEDULES: ({ id: string; pattern: string } & JobItem)[] = [
   { id: 'billing-ingest-nightly', queue: 'billing-nightly', name: 'billing.nightly', pattern: '0 2 * * *', data: {} },
   // Yesterday's ECB fixing (published ~16:00 CET) is in before the detection and evaluation convert with it.
   { id: 'fx-rates-nightly', queue: 'fx-rates', name: 'fx.rates', pattern: '0 4 * * *', data: {} },
+  // Also re-queues project requests whose provisioning job was lost (an approval saved while Redis was down).
+  { id: 'maintenance-requeue', queue: 'maintenance', name: 'maintenance.purge', pattern: '*/10 * * * *', data: {} },
   // After the nightly billing export has landed (the exports settle within a day or two).
   { id: 'anomaly-detect-nightly', queue: 'anomaly-detect', name: 'anomaly.detect', pattern: '30 5 * * *', data: {} },
   { id: 'alert-evaluate-nightly', queue: 'alert-evaluate', name: 'alert.evaluate', pattern: '0 6 * * *', data: {} },

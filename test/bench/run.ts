@@ -1,20 +1,29 @@
 /**
  * Benchmark runner: each benchmark prints its figures beside a baseline measured in the same run (not asserted).
  * BENCH_ROWS (default 5,000,000) sets the generated cost lines; BENCH_SECONDS (default 10) each autocannon run;
- * ANOMALY_SERIES (default 100,000) the project x service series of the anomaly benchmark.
+ * ANOMALY_SERIES (default 100,000) the project x service series of the anomaly benchmark; BENCH_ASSETS (default
+ * 100,000), BENCH_GRAPH_NODES (default 5,000), BENCH_PROJECTS (default 500) and BENCH_LICENSES (default 50) the inventory,
+ * provisioning and license lists.
+ * The web app's weight per route is read from the last `make build` (web/dist).
  */
 import { benchContext } from './context.ts';
 import { ingestBench } from './ingest.bench.ts';
 import { chartBench } from './chart.bench.ts';
 import { forecastBench } from './forecast.bench.ts';
 import { anomalyDetectBench } from './anomaly-detect.bench.ts';
+import { areasBench } from './areas.bench.ts';
+import { printRouteWeights } from './web-bundle.ts';
 
+console.log('# web: gzipped JavaScript each route loads (entry + page chunk + what it draws on arrival)');
+printRouteWeights();
 const ctx = await benchContext();
 try {
   console.log(`# billing ingest: ${ctx.rows.toLocaleString('en-US')} generated rows`);
   await ingestBench(ctx);
   console.log('# billing chart route latency (12-month service chart)');
   await chartBench(ctx);
+  console.log('# inventory, license and provisioning routes beside a bare route');
+  await areasBench(ctx);
   console.log('# forecast backtest vs naive baseline');
   await forecastBench();
 } finally {

@@ -140,7 +140,7 @@ t.test('billing dashboard', async (t) => {
     const totalChart = (await firstAnswer.json()) as ChartAnswer;
     t.equal(totalChart.data.length, 12, '12 monthly bars');
     await chartDrawn(page);
-    t.ok(requested.some((u) => /plotly-basic\.min-[\w-]+\.js$/.test(u)), 'plotly is fetched as its own file once the chart draws');
+    t.ok(requested.some((u) => /plotly-partial-[\w-]+\.js$/.test(u)), 'plotly is fetched as its own file once the chart draws');
 
     t.same(await page.getByRole('tab').allInnerTexts(), ['Total', 'Project with Service'], 'service tabs for gcp');
     for (const name of ['Viewers', 'Alerts', 'Export', 'Settings']) {

@@ -1,11 +1,13 @@
 /**
  * Project provisioning in Chromium over the real api, the provisioning worker on the local cloud and notify over
  * SMTP: a customer fills 'New Project' (the derived id and label are shown) twice, an admin approves both in the
- * confirmation dialog, and the rows move to Active. Screenshots land in test-results/screenshots/provisioning-*.png.
+ * confirmation dialog, and the rows move to Active; then the admin rejects a request, and retries one that failed
+ * (its project id was held by a project CommandCenter did not create) once the id is free.
+ * Screenshots land in test-results/screenshots/provisioning-*.png.
  */
-import t from 'tap';
+import t, { type Test } from 'tap';
 import type { Page } from 'playwright-core';
-import { countLocalCloud } from '@cc/shared/db/local-cloud.ts';
+import { countLocalCloud, insertLocalProject } from '@cc/shared/db/local-cloud.ts';
 import { buildHandlers } from '../../workers/src/handlers.ts';
 import { localProvisioning } from '../../workers/src/adapters/provisioning/local.ts';
 import { startLocalSmtpServer } from '../../workers/src/mail/local-smtp-server.ts';
@@ -18,6 +20,18 @@ const shot = (page: Page, name: string) => page.screenshot({ path: `${SCREENSHOT
 
 /** PROVISIONING_LOCAL_DELAY_MS of this run: the local cloud's creation operations finish quickly. */
 const LOCAL_DELAY_MS = 300;
+
+/** Selects the rows, opens the admin's decision and submits its dialog (checking its title). */
+async function decide(t: Test, page: Page, decision: 'Approve' | 'Reject' | 'Retry', names: string[], title: string, screenshot?: string) {
+  for (const name of names) await page.getByRole('checkbox', { name: `Select ${name}` }).check();
+  await page.getByRole('button', { name: decision, exact: true }).click();
+  const dialog = page.getByRole('alertdialog');
+  await dialog.getByText(title).waitFor();
+  t.ok(await dialog.getByText(`${names[0]} (analytics)`).isVisible(), `the ${decision} dialog lists project and folder`);
+  if (screenshot) await shot(page, screenshot);
+  await dialog.getByRole('button', { name: 'Submit' }).click();
+  await dialog.waitFor({ state: 'detached' });
+}
 
 async function requestProject(page: Page, base: string, choice: { bu: string; product: string; env: string }, expectedId: string) {
   await page.goto(`${base}/projectprovisioning/new`);
@@ -85,13 +99,9 @@ t.test('a customer requests two projects, an admin approves them, they become Ac
   await signIn(admin, base, 'admin@commandcenter.local');
   await admin.getByRole('navigation', { name: 'Side menu' }).waitFor();
   await admin.goto(`${base}/projectprovisioning`);
-  for (const name of ['acme-retail-webshop-dev', 'acme-retail-webshop-prod']) await admin.getByRole('checkbox', { name: `Select ${name}` }).check();
-  await admin.getByRole('button', { name: 'Approve' }).click();
-  const dialog = admin.getByRole('alertdialog');
-  await dialog.getByText('Please confirm to approve the following 2 projects').waitFor();
-  t.ok(await dialog.getByText('acme-retail-webshop-dev (analytics)').isVisible(), 'the dialog lists project and folder');
-  await shot(admin, 'approve-dialog');
-  await dialog.getByRole('button', { name: 'Submit' }).click();
+  await admin.getByRole('cell', { name: 'acme-retail-webshop-prod' }).waitFor();
+  t.ok(await admin.getByRole('button', { name: 'Retry', exact: true }).isDisabled(), 'Retry needs a failed row');
+  await decide(t, admin, 'Approve', ['acme-retail-webshop-dev', 'acme-retail-webshop-prod'], 'Please confirm to approve the following 2 projects', 'approve-dialog');
 
   // The rows move on by themselves (the list polls while a row is being created).
   const active = admin.getByRole('cell', { name: 'Active', exact: true });
@@ -115,4 +125,31 @@ t.test('a customer requests two projects, an admin approves them, they become Ac
     'Project acme-retail-webshop-prod approved',
     'Project acme-retail-webshop-prod successfully created',
   ]);
+
+  // Reject: the request ends Rejected and its id is free again.
+  await requestProject(customer, base, { bu: 'finance', product: 'ledger', env: 'dev' }, 'acme-finance-ledger-dev');
+  await customer.getByRole('button', { name: 'Save' }).click();
+  await customer.waitForURL(`${base}/projectprovisioning`);
+  // Retry: a project nobody asked CommandCenter for already holds this id, so creating it fails...
+  await insertLocalProject(pool, { projectId: 'acme-finance-ledger-prod', displayName: 'someone else', parent: 'folders/1', labels: {} });
+  await requestProject(customer, base, { bu: 'finance', product: 'ledger', env: 'prod' }, 'acme-finance-ledger-prod');
+  await customer.getByRole('button', { name: 'Save' }).click();
+  await customer.waitForURL(`${base}/projectprovisioning`);
+
+  await admin.reload();
+  await admin.getByRole('cell', { name: 'acme-finance-ledger-prod' }).waitFor();
+  await decide(t, admin, 'Reject', ['acme-finance-ledger-dev'], 'Please confirm to reject the following 1 projects', 'reject-dialog');
+  await admin.getByRole('cell', { name: 'Rejected', exact: true }).waitFor();
+  await decide(t, admin, 'Approve', ['acme-finance-ledger-prod'], 'Please confirm to approve the following 1 projects');
+  const failed = admin.getByRole('cell', { name: /^Failed: Creating project — Project id 'acme-finance-ledger-prod' is already used/ });
+  await failed.waitFor({ timeout: 60_000 });
+  await shot(admin, 'list-failed');
+  // ...until that project is gone; the admin's retry then resumes at the failed step and creates it once.
+  await pool.query(`DELETE FROM local_cloud_project WHERE project_id = 'acme-finance-ledger-prod'`);
+  await decide(t, admin, 'Retry', ['acme-finance-ledger-prod'], 'Please confirm to retry the following 1 projects', 'retry-dialog');
+  await active.nth(2).waitFor({ timeout: 60_000 });
+  t.equal(await active.count(), 3, 'the retried row is Active too');
+  t.equal(await admin.getByRole('cell', { name: 'Rejected', exact: true }).count(), 1, 'the rejected one stays Rejected');
+  await shot(admin, 'list-decided');
+  t.same(await countLocalCloud(pool, 'acme-finance-ledger-prod'), { projects: 1, budgets: 1, billing_links: 1, quotas: 2, owners: ['user:alice@acme.example'] });
 });

@@ -44,6 +44,23 @@ t.test('a generated id is held by one live request, across customers; a rejected
   t.same(await listProjectRequests(pool, 'globex'), []);
 });
 
+t.test('reject takes pending and Failed requests (a Failed one gives its id back), nothing else', async (t) => {
+  const { pool } = await testEnv(t);
+  const failed = await request(pool, 'acme-corp');
+  const approved = await request(pool, 'acme-corp', { env: 'dev' });
+  await approveProjectRequests(pool, 'acme-corp', [failed.id, approved.id], ADMIN);
+  await pool.query(
+    `UPDATE project_request SET state = 'Failed', failed_step = 'link_billing', error = 'no account',
+            step_log = '[{"step": "link_billing", "outcome": "failed", "detail": "no account", "at": "2026-01-01T00:00:00Z"}]' WHERE id::text = $1`,
+    [failed.id],
+  );
+
+  const res = await rejectProjectRequests(pool, 'acme-corp', [failed.id, approved.id], ADMIN);
+  t.match(res.changed, [{ id: failed.id, state: 'Rejected', failed_step: null, error: null, step_log: [{ step: 'link_billing', outcome: 'failed' }] }], 'the failure stays in the step log');
+  t.same(res.refused, [{ id: approved.id, state: 'Approved' }], 'an approved one is the worker’s now');
+  t.notOk(await projectNameTaken(pool, 'acme-retail-webshop-prod'), 'its id is free again');
+});
+
 t.test('approve takes the selected ids and refuses those not pending or not of the customer', async (t) => {
   const { pool } = await testEnv(t);
   const a = await request(pool, 'acme-corp');

@@ -56,7 +56,7 @@ export interface WorkerDeps {
 /** The dependencies of each queue's job. */
 export const JOB_DEPS = {
   notify: ['pool', 'mailer', 'mailDomain'],
-  maintenance: ['pool'],
+  maintenance: ['pool', 'enqueue'],
   'billing-ingest': ['pool', 'billingSources', 'chartCache', 'enqueue'],
   'billing-nightly': ['pool', 'billingSources', 'enqueue', 'nightlyIngest'],
   'anomaly-detect': ['pool', 'enqueue', 'publicUrl'],

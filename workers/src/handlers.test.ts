@@ -14,7 +14,7 @@ t.test('a queue served without its dependencies stops the boot, naming what is m
   const partial = { pool, billingSources: {}, chartCache: undefined, enqueue } as unknown as DepsOf<'billing-ingest'>;
   t.throws(() => buildHandlers(['billing-ingest'], partial), /missing worker dependencies: billing-ingest needs chartCache/);
   t.throws(() => buildHandlers(['maintenance', 'anomaly-detect'], { pool } as DepsOf<'maintenance' | 'anomaly-detect'>), {
-    message: 'missing worker dependencies: anomaly-detect needs enqueue, anomaly-detect needs publicUrl',
+    message: 'missing worker dependencies: maintenance needs enqueue, anomaly-detect needs enqueue, anomaly-detect needs publicUrl',
   });
 });
 

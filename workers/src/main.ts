@@ -18,6 +18,7 @@ import { cloudProjectsFromConfig } from './adapters/cloud-projects.ts';
 import { cloudProvisioningFromConfig, provisioningSettingsFromConfig } from './adapters/provisioning/from-config.ts';
 import { inventorySourceFromConfig } from './adapters/inventory/from-config.ts';
 import { fxRatesFromConfig } from './adapters/fx/from-config.ts';
+import { requeueStalledProvisioning } from '@cc/shared/provisioning/requeue.ts';
 
 let config: Config;
 try {
@@ -64,6 +65,14 @@ const host = await startWorkers({
   installSchedules: true,
   logger: log,
 });
+
+// Approved requests whose job never reached Redis (the maintenance job looks again every 10 minutes).
+if (queues.includes('provisioning')) {
+  requeueStalledProvisioning(pool, producer.enqueue).then(
+    (ids) => ids.length > 0 && log.info({ requests: ids }, 'provisioning jobs re-queued'),
+    (err: unknown) => log.warn({ err }, 'provisioning re-queue failed; the maintenance job tries again'),
+  );
+}
 
 const metricsServer = createServer((req, res) => {
   if (req.url !== '/metrics') {

@@ -115,13 +115,14 @@ export interface Decision {
   refused: { id: string; state: ProjectState | null }[];
 }
 
-async function decide(db: Queryable, customerId: string, ids: string[], from: ProjectState, to: ProjectState, by: string): Promise<Decision> {
+async function decide(db: Queryable, customerId: string, ids: string[], from: readonly ProjectState[], to: ProjectState, by: string): Promise<Decision> {
   const { rows } = await db.query<ProjectRequestRow>(
     `UPDATE project_request SET state = $4, decided_by = $5, decided_at = now(), updated_at = now(),
+            -- Only a Failed request carries an error (a table check); the failure stays in step_log.
             error = NULL, failed_step = NULL
-      WHERE customer_id = $1 AND id::text = ANY($2::text[]) AND state = $3
+      WHERE customer_id = $1 AND id::text = ANY($2::text[]) AND state = ANY($3::text[])
      RETURNING ${COLUMNS}`,
-    [customerId, ids, from, to, by],
+    [customerId, ids, [...from], to, by],
   );
   const moved = new Set(rows.map((r) => r.id));
   const others = await db.query<{ id: string; state: ProjectState }>(
@@ -135,17 +136,21 @@ async function decide(db: Queryable, customerId: string, ids: string[], from: Pr
 
 /** Approves the customer's pending requests among `ids`; the others are returned as refused. */
 export const approveProjectRequests = (db: Queryable, customerId: string, ids: string[], by: string) =>
-  decide(db, customerId, ids, 'Pending approval', 'Approved', by);
+  decide(db, customerId, ids, ['Pending approval'], 'Approved', by);
 
+/**
+ * Rejects the customer's pending or Failed requests among `ids` (a Failed one the admin gives up on frees its
+ * project id; what the chain already made in the cloud stays there).
+ */
 export const rejectProjectRequests = (db: Queryable, customerId: string, ids: string[], by: string) =>
-  decide(db, customerId, ids, 'Pending approval', 'Rejected', by);
+  decide(db, customerId, ids, ['Pending approval', 'Failed'], 'Rejected', by);
 
 /**
  * A Failed request back to Approved for the worker, keeping its current step: the chain resumes where it
  * failed. The failure stays in the step log.
  */
 export const retryProjectRequests = (db: Queryable, customerId: string, ids: string[], by: string) =>
-  decide(db, customerId, ids, 'Failed', 'Approved', by);
+  decide(db, customerId, ids, ['Failed'], 'Approved', by);
 
 /** Approved → Creating at the first step (or the step a retry resumes at); a Creating request stays as it is. */
 export async function startCreating(db: Queryable, id: string, firstStep: ProvisioningStep): Promise<ProjectRequestRow | null> {
@@ -215,6 +220,44 @@ export async function listProvisionedProjects(db: Queryable, customerId: string)
     `SELECT project_name AS project_id, project_name, to_json(completed_at)#>>'{}' AS since
        FROM project_request WHERE customer_id = $1 AND state = 'Active' ORDER BY project_name`,
     [customerId],
+  );
+  return rows;
+}
+
+/**
+ * Requests a worker should be on but may have lost: Approved for longer than `approvedSeconds` (the approval was
+ * saved but its job never reached Redis), or Creating with no change for `creatingSeconds` (its job vanished
+ * from Redis). The provisioning re-queue (shared/src/provisioning/requeue.ts) adds their jobs again.
+ */
+export async function listStalledRequests(
+  db: Queryable,
+  o: { approvedSeconds: number; creatingSeconds: number },
+): Promise<Pick<ProjectRequestRow, 'id' | 'state' | 'step_log'>[]> {
+  const { rows } = await db.query<Pick<ProjectRequestRow, 'id' | 'state' | 'step_log'>>(
+    `SELECT id::text AS id, state, step_log FROM project_request
+      WHERE (state = 'Approved' AND updated_at < now() - $1 * interval '1 second')
+         OR (state = 'Creating' AND updated_at < now() - $2 * interval '1 second')
+      ORDER BY updated_at`,
+    [o.approvedSeconds, o.creatingSeconds],
+  );
+  return rows;
+}
+
+/**
+ * The customer's Active requests whose project the local cloud holds under `billingAccountId`, with its labels and
+ * the first day the demo billing generator bills it: the US/Pacific day after it became Active.
+ */
+export async function listProvisionedForBilling(
+  db: Queryable,
+  customerId: string,
+  billingAccountId: string,
+): Promise<{ project_id: string; labels: Record<string, string>; from: string }[]> {
+  const { rows } = await db.query<{ project_id: string; labels: Record<string, string>; from: string }>(
+    `SELECT p.project_id, p.labels, to_char((r.completed_at AT TIME ZONE 'America/Los_Angeles')::date + 1, 'YYYY-MM-DD') AS "from"
+       FROM project_request r JOIN local_cloud_project p ON p.project_id = r.project_name
+      WHERE r.customer_id = $1 AND r.state = 'Active' AND p.billing_account_name = 'billingAccounts/' || $2
+      ORDER BY p.project_id`,
+    [customerId, billingAccountId],
   );
   return rows;
 }

@@ -18,8 +18,8 @@
  *   customer) or 'Project id '{id}' is already taken' (another). The body's folder and template are ignored: the
  *   template is the customer's of that name.
  * - Check: the same checks without saving; `problem` is the message create would answer, or null.
- * - Approve / reject / retry take the selected ids; ids that are not pending (retry: not Failed), unknown or of
- *   another customer are refused with their state (null when unknown) and never moved.
+ * - Approve / reject / retry take the selected ids; ids that are not pending (reject: pending or Failed; retry:
+ *   Failed), unknown or of another customer are refused with their state (null when unknown) and never moved.
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { PROJECT_STATES, PROVISIONING_STEPS } from '../provisioning/rules.ts';
@@ -105,3 +105,5 @@ export const ProjectApproveAnswer = Type.Object({ approved: ProjectRecordList, r
 export type ProjectApproveAnswer = Static<typeof ProjectApproveAnswer>;
 export const ProjectRejectAnswer = Type.Object({ rejected: ProjectRecordList, refused: Refused });
 export const ProjectRetryAnswer = Type.Object({ retried: ProjectRecordList, refused: Refused });
+export type ProjectRejectAnswer = Static<typeof ProjectRejectAnswer>;
+export type ProjectRetryAnswer = Static<typeof ProjectRetryAnswer>;

@@ -4,6 +4,7 @@
  */
 import type { Pool } from '@cc/shared/db/pool.ts';
 import { checkIngestCommand, type BillingIngestCommand } from '@cc/shared/commands/billing-ingest.ts';
+import { listProvisionedForBilling } from '@cc/shared/db/provisioning.ts';
 import { openBillingSource, type BillingSourceDeps } from './sources/index.ts';
 import { runIngest, type IngestRequest, type IngestSummary } from './ingest.ts';
 
@@ -12,7 +13,9 @@ export async function ingestCommand(
   cmd: BillingIngestCommand,
   opts: { sources: BillingSourceDeps; onProgress?: IngestRequest['onProgress']; onOpened?: (label: string) => void },
 ): Promise<IngestSummary> {
-  const opened = await openBillingSource(await checkIngestCommand(pool, cmd), opts.sources);
+  // The demo generator also bills what was provisioned on the local cloud under this account (issue 15).
+  const provisioned = cmd.source === 'gcp-generated' ? await listProvisionedForBilling(pool, cmd.customer_id, cmd.billing_account_id) : [];
+  const opened = await openBillingSource(await checkIngestCommand(pool, cmd), opts.sources, provisioned);
   opts.onOpened?.(opened.source.label);
   return runIngest({
     pool,

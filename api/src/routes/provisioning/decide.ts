@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { approveProjectRequests, rejectProjectRequests, retryProjectRequests, type ProjectRequestRow } from '@cc/shared/db/provisioning.ts';
+import { enqueueProvisioning } from '@cc/shared/provisioning/jobs.ts';
 import { enqueueProvisioningMail } from '@cc/shared/provisioning/mails.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import { ProjectApproveAnswer, ProjectIdsBody, ProjectRejectAnswer, ProjectRetryAnswer, ProvisioningParams } from '@cc/shared/schemas/provisioning.ts';
@@ -9,12 +10,12 @@ import { toRecord } from './present.ts';
 const tags = ['provisioning'];
 const config = { permission: 'admin', tenant: { params: 'customer' } } as const;
 
-/** One provisioning job per request; a retry's job id counts the failures so far, since failed jobs are kept. */
-async function enqueueJobs(app: FastifyInstance, rows: ProjectRequestRow[], retry: boolean): Promise<void> {
-  for (const r of rows) {
-    const attempt = retry ? r.step_log.filter((e) => e.outcome === 'failed').length : undefined;
-    await app.producers.enqueue('provisioning', 'provisioning.create', { request_id: r.id, ...(attempt ? { attempt } : {}) });
-  }
+/**
+ * One provisioning job per request (its id counts the failures so far, since failed jobs are kept). Should Redis
+ * refuse it, the request stays Approved and the worker's re-queue of stalled requests adds the same job later.
+ */
+async function enqueueJobs(app: FastifyInstance, rows: ProjectRequestRow[]): Promise<void> {
+  for (const r of rows) await enqueueProvisioning(app.producers.enqueue, r);
 }
 
 /**
@@ -31,7 +32,7 @@ const decisions: FastifyPluginAsyncTypebox = async (app) => {
     async (req) => {
       const customer = req.customer;
       const { changed, refused } = await approveProjectRequests(app.pg, customer.customer_id, req.body.ids, req.auth!.email);
-      await enqueueJobs(app, changed, false);
+      await enqueueJobs(app, changed);
       for (const r of changed) {
         try {
           await enqueueProvisioningMail(app.pg, app.producers.enqueue, 'approved', r, customer.customer_name, app.config.PUBLIC_URL);
@@ -48,7 +49,7 @@ const decisions: FastifyPluginAsyncTypebox = async (app) => {
     '/v1/projectprovisioning/:customer/reject',
     {
       config,
-      schema: { tags, summary: 'Reject the selected pending requests (their project ids become free)', params: ProvisioningParams, body: ProjectIdsBody, response: withErrors({ 200: ProjectRejectAnswer }) },
+      schema: { tags, summary: 'Reject the selected pending or Failed requests (their project ids become free)', params: ProvisioningParams, body: ProjectIdsBody, response: withErrors({ 200: ProjectRejectAnswer }) },
     },
     async (req) => {
       const { changed, refused } = await rejectProjectRequests(app.pg, req.customer.customer_id, req.body.ids, req.auth!.email);
@@ -64,7 +65,7 @@ const decisions: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       const { changed, refused } = await retryProjectRequests(app.pg, req.customer.customer_id, req.body.ids, req.auth!.email);
-      await enqueueJobs(app, changed, true);
+      await enqueueJobs(app, changed);
       return { retried: changed.map(toRecord), refused };
     },
   );

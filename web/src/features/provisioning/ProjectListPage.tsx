@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Banner, Button } from '@primer/react';
-import { CheckIcon, PlusIcon } from '@primer/octicons-react';
+import { CheckIcon, PlusIcon, SyncIcon, XIcon } from '@primer/octicons-react';
 import { useLocation } from 'wouter';
 import type { ProjectRecord } from '@cc/shared/schemas/provisioning.ts';
 import type { PageProps } from '../../app/route-types.ts';
@@ -11,7 +11,10 @@ import { ConfirmDialog } from '../../common/ConfirmDialog.tsx';
 import { ListTable, type ListColumn } from '../../common/list/ListTable.tsx';
 import { Page } from '../../common/Page.tsx';
 import { useSnackbar } from '../../common/Snackbar.tsx';
-import { useApproveProjectsMutation, useGetProjectRequestsQuery } from './provisioningApi.ts';
+import { applicable, DECISIONS, decisionMessage, type Decision } from './decisions.ts';
+import { useApproveProjectsMutation, useGetProjectRequestsQuery, useRejectProjectsMutation, useRetryProjectsMutation } from './provisioningApi.ts';
+
+const ICONS = { approve: CheckIcon, reject: XIcon, retry: SyncIcon } as const;
 
 /** While a row is being created the list asks again this often, so its step and state move on their own. */
 const POLL_MS = 2000;
@@ -37,7 +40,8 @@ const COLUMNS: readonly ListColumn<ProjectRecord>[] = [
 
 /**
  * Project provisioning (spec 000 §2): the customer's project requests, New, and for the provider's admins Approve
- * of the selected rows after the confirmation dialog.
+ * of the selected pending rows, Reject of pending or failed ones, Retry of failed ones, each after a confirmation dialog
+ * listing the rows it applies to.
  */
 export function ProjectListPage({ route }: PageProps) {
   const [, navigate] = useLocation();
@@ -50,22 +54,29 @@ export function ProjectListPage({ route }: PageProps) {
   const projects = currentData ?? [];
   const busy = projects.some((p) => p.state === 'Approved' || p.state === 'Creating');
   if (busy !== polling) setPolling(busy);
-  const [approve, { isLoading: approving }] = useApproveProjectsMutation();
+  const [approve, approving] = useApproveProjectsMutation();
+  const [reject, rejecting] = useRejectProjectsMutation();
+  const [retry, retrying] = useRetryProjectsMutation();
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
-  const [confirming, setConfirming] = useState(false);
+  const [confirming, setConfirming] = useState<Decision | null>(null);
   const chosen = projects.filter((p) => selected.has(p.id));
+  const saving = approving.isLoading || rejecting.isLoading || retrying.isLoading;
 
-  async function onSubmit() {
-    const result = await approve({ customer, ids: chosen.map((p) => p.id) });
-    setConfirming(false);
+  async function onSubmit(d: Decision) {
+    const ids = applicable(d, chosen).map((p) => p.id);
+    const send = { approve, reject, retry }[d];
+    const result = await send({ customer, ids });
+    setConfirming(null);
     if ('error' in result) {
-      show({ message: `Error approving Projects ${serverDetail(result.error) ?? ''}`.trim(), variant: 'error' });
+      show({ message: `${DECISIONS[d].error} ${serverDetail(result.error) ?? ''}`.trim(), variant: 'error' });
       return;
     }
     setSelected(new Set());
-    const { approved, refused } = result.data;
-    const notPending = refused.length > 0 ? `; ${refused.length} not pending, left as they are` : '';
-    show({ message: `${approved.length} project(s) approved${notPending}`, variant: refused.length > 0 ? 'info' : 'success' });
+    const data = result.data;
+    const moved = 'approved' in data ? data.approved : 'rejected' in data ? data.rejected : data.retried;
+    // Selected rows the decision does not apply to were not sent: they count as left alone too.
+    const refused = data.refused.length + chosen.length - ids.length;
+    show({ message: decisionMessage(d, moved.length, refused), variant: refused > 0 ? 'info' : 'success' });
   }
 
   return (
@@ -93,24 +104,32 @@ export function ProjectListPage({ route }: PageProps) {
               <Button leadingVisual={PlusIcon} onClick={() => navigate('/projectprovisioning/new')}>
                 New
               </Button>
-              {admin ? (
-                <Button variant="primary" leadingVisual={CheckIcon} disabled={chosen.length === 0} onClick={() => setConfirming(true)}>
-                  Approve
-                </Button>
-              ) : null}
+              {admin
+                ? (['approve', 'reject', 'retry'] as const).map((d) => (
+                    <Button
+                      key={d}
+                      variant={d === 'approve' ? 'primary' : 'default'}
+                      leadingVisual={ICONS[d]}
+                      disabled={applicable(d, chosen).length === 0}
+                      onClick={() => setConfirming(d)}
+                    >
+                      {DECISIONS[d].button}
+                    </Button>
+                  ))
+                : null}
             </>
           }
         />
       )}
       {confirming ? (
         <ConfirmDialog
-          title={`Please confirm to approve the following ${chosen.length} projects`}
-          busy={approving}
-          onSubmit={() => void onSubmit()}
-          onCancel={() => setConfirming(false)}
+          title={DECISIONS[confirming].title(applicable(confirming, chosen).length)}
+          busy={saving}
+          onSubmit={() => void onSubmit(confirming)}
+          onCancel={() => setConfirming(null)}
         >
           <ul>
-            {chosen.map((p) => (
+            {applicable(confirming, chosen).map((p) => (
               <li key={p.id}>
                 {p.project_name} ({p.folder_name})
               </li>

@@ -1,5 +1,7 @@
 import type {
   ProjectApproveAnswer,
+  ProjectRejectAnswer,
+  ProjectRetryAnswer,
   ProjectCheck,
   ProjectCheckQuery,
   ProjectCreateBody,
@@ -32,8 +34,23 @@ export const provisioningApi = api.injectEndpoints({
       query: ({ customer, ids }) => ({ url: `${base(customer)}approve`, method: 'POST', body: { ids } }),
       invalidatesTags: (_r, _e, { customer }) => [{ type: 'ProjectRequest', id: `LIST/${customer}` }],
     }),
+    rejectProjects: build.mutation<ProjectRejectAnswer, { customer: string; ids: string[] }>({
+      query: ({ customer, ids }) => ({ url: `${base(customer)}reject`, method: 'POST', body: { ids } }),
+      invalidatesTags: (_r, _e, { customer }) => [{ type: 'ProjectRequest', id: `LIST/${customer}` }],
+    }),
+    retryProjects: build.mutation<ProjectRetryAnswer, { customer: string; ids: string[] }>({
+      query: ({ customer, ids }) => ({ url: `${base(customer)}retry`, method: 'POST', body: { ids } }),
+      invalidatesTags: (_r, _e, { customer }) => [{ type: 'ProjectRequest', id: `LIST/${customer}` }],
+    }),
   }),
 });
 
-export const { useGetProjectRequestsQuery, useGetProvisioningChoicesQuery, useCheckProjectQuery, useCreateProjectMutation, useApproveProjectsMutation } =
-  provisioningApi;
+export const {
+  useGetProjectRequestsQuery,
+  useGetProvisioningChoicesQuery,
+  useCheckProjectQuery,
+  useCreateProjectMutation,
+  useApproveProjectsMutation,
+  useRejectProjectsMutation,
+  useRetryProjectsMutation,
+} = provisioningApi;

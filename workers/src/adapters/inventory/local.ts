@@ -1,12 +1,13 @@
 /**
  * Local (default) inventory source: the deterministic estate of local-estate.ts, built from the GCP projects in the
- * customer's billing data, with the state changes sent to it kept in its own table — so a claimed recommendation
+ * customer's billing data and those CommandCenter provisioned for it (issue 15), with the state changes sent to it kept in its own table — so a claimed recommendation
  * stays claimed across syncs and restarts, as it would in Recommender. Etags follow the state, and a stale etag is
  * refused as Recommender refuses it.
  */
 import { createHash } from 'node:crypto';
 import type { Queryable } from '@cc/shared/db/pool.ts';
 import { listBilledGcpProjects } from '@cc/shared/db/customers-write.ts';
+import { listProvisionedProjects } from '@cc/shared/db/provisioning.ts';
 import { localRecommendationStates, setLocalRecommendationState, type LocalRecommendationState } from '@cc/shared/db/inventory/claims.ts';
 import { InventorySourceError, type InventorySource, type MarkRecommendation, type Recommendation } from '@cc/shared/ports/inventory.ts';
 import { localEstate } from './local-estate.ts';
@@ -15,8 +16,12 @@ const etagOf = (name: string, state: string, metadata: Record<string, string>) =
   `"${createHash('sha256').update(JSON.stringify([name, state, metadata])).digest('base64url').slice(0, 16)}"`;
 
 export function localInventorySource(db: Queryable): InventorySource {
+  /** The billed projects, plus those CommandCenter provisioned for the customer (Active requests) before any spend. */
   async function estate(customerId: string, currency: string) {
-    return localEstate(customerId, await listBilledGcpProjects(db, customerId), currency);
+    const [billed, provisioned] = await Promise.all([listBilledGcpProjects(db, customerId), listProvisionedProjects(db, customerId)]);
+    const known = new Set(billed.map((p) => p.project_id));
+    const added = provisioned.filter((p) => !known.has(p.project_id)).map((p) => ({ project_id: p.project_id, project_name: p.project_name }));
+    return localEstate(customerId, [...billed, ...added], currency);
   }
 
   function withState(r: Recommendation, s: LocalRecommendationState | undefined): Recommendation {

@@ -3,8 +3,10 @@
  * aggregated per day × project × service × SKU × resource labels (the grain the BigQuery adapter
  * asks for), so `make start` shows a living dashboard offline.
  *
- * Deterministic per (billing account, day): any window reproduces exactly the same rows for the days
- * it shares with another, so overlapping backfills replace slices with identical data. All money is
+ * Deterministic per (billing account, day, provisioned projects): any window reproduces exactly the same rows for
+ * the days it shares with another, so overlapping backfills replace slices with identical data. A project
+ * provisioned on the local cloud joins from the day after it became Active (`provisioned`), so days generated
+ * before it keep their rows. All money is
  * integer micros (BigInt) turned into decimal strings; no float touches it.
  */
 import { createHash } from 'node:crypto';
@@ -54,6 +56,20 @@ const PROJECTS: Project[] = [
 
 const APPS = ['webshop', 'ledger', 'reporting'];
 
+/**
+ * A project CommandCenter provisioned on the local cloud and linked to this billing account: it spends from the
+ * day after it became Active, like a new project starting small (Cloud Run, storage, logging).
+ */
+export interface ProvisionedProject {
+  project_id: string;
+  /** Its labels on the local cloud (the template's owner label, the request label): the export's project.labels. */
+  labels: Record<string, string>;
+  /** First day with spend (YYYY-MM-DD, US/Pacific). */
+  from: string;
+}
+
+const NEW_PROJECT: Pick<Project, 'skus' | 'scale'> = { skus: ['run', 'gcs', 'logging'], scale: 10n };
+
 /** 32-bit value from a string seed: stable across runs and machines. */
 function hash32(seed: string): number {
   return createHash('sha256').update(seed).digest().readUInt32BE(0);
@@ -73,7 +89,10 @@ export function isSpikeDay(billingAccountId: string, day: string, projectSuffix:
 }
 
 /** The rows of one day, deterministic for (customer, account, day). */
-export function generatedRowsForDay(o: { customerId: string; billingAccountId: string; currency: string }, day: string): CostRow[] {
+export function generatedRowsForDay(
+  o: { customerId: string; billingAccountId: string; currency: string; provisioned?: readonly ProvisionedProject[] },
+  day: string,
+): CostRow[] {
   const weekday = new Date(`${day}T00:00:00Z`).getUTCDay();
   // Weekends run lighter; a slow growth over the year makes the trend visible on a 12-month chart.
   const weekdayPct = weekday === 0 || weekday === 6 ? 70n : 100n;
@@ -81,7 +100,10 @@ export function generatedRowsForDay(o: { customerId: string; billingAccountId: s
   const growthPct = 100n + (monthIndex % 24n) * 2n;
   const prefix = o.customerId.replace(/[^a-z]/g, '').slice(0, 6);
   const rows: CostRow[] = [];
-  for (const p of PROJECTS) {
+  const provisioned: (Project & { id: string })[] = (o.provisioned ?? [])
+    .filter((p) => p.from <= day)
+    .map((p) => ({ ...NEW_PROJECT, id: p.project_id, suffix: p.project_id, name: p.project_id, labels: p.labels }));
+  for (const p of [...PROJECTS.map((x) => ({ ...x, id: `${prefix}-${x.suffix}` })), ...provisioned]) {
     const spike = isSpikeDay(o.billingAccountId, day, p.suffix) ? 4n : 1n;
     for (const key of p.skus) {
       const s = SKUS[key];
@@ -94,7 +116,7 @@ export function generatedRowsForDay(o: { customerId: string; billingAccountId: s
         provider: 'gcp',
         provider_name: 'Google Cloud',
         usage_date: day,
-        project_id: `${prefix}-${p.suffix}`,
+        project_id: p.id,
         project_name: p.name,
         service: s.service,
         sku: s.sku,
@@ -118,6 +140,8 @@ export interface GeneratorOptions {
   /** First and last day, inclusive (YYYY-MM-DD, US/Pacific days). */
   from: string;
   to: string;
+  /** Projects provisioned on the local cloud under this account (listProvisionedForBilling). */
+  provisioned?: readonly ProvisionedProject[];
 }
 
 export function gcpGeneratedSource(o: GeneratorOptions): BillingSource {
