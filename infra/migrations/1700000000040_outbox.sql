@@ -67,6 +67,9 @@ CREATE TABLE mail_intent (
   accepted text[]
 );
 
+-- queued_at: its e-mail is in the outbox (durable); notified_at: the e-mail was delivered.
+ALTER TABLE alert_notice ADD COLUMN queued_at timestamptz;
+
 -- An alert notice counts as sent when its e-mail was delivered (mail_sent, written after the 250), not when queued.
 CREATE FUNCTION alert_notice_delivered() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -81,6 +84,7 @@ CREATE TRIGGER mail_sent_alert_notice AFTER INSERT ON mail_sent FOR EACH ROW EXE
 -- Down Migration
 DROP TRIGGER mail_sent_alert_notice ON mail_sent;
 DROP FUNCTION alert_notice_delivered();
+ALTER TABLE alert_notice DROP COLUMN queued_at;
 DROP TABLE mail_intent;
 DROP TRIGGER ingest_batch_after_success ON ingest_batch;
 DROP FUNCTION ingest_batch_after_success();

@@ -49,13 +49,19 @@ async function whenReady(redis: Redis, ms = 3000): Promise<void> {
   });
 }
 
-/** The cache on a connection its caller owns (the api's or the producer's). */
-export function chartCache(redis: Redis, prefix: string, log: WarnLog): ChartCache {
+/**
+ * The cache on a connection its caller owns (the api's or the producer's). `dataVersion` reads the account's data
+ * version from PostgreSQL (bumped by the ingest's own commit, migration 040): with it in the key, no cached answer
+ * outlives a commit even if the process that committed died before it could touch Redis.
+ */
+export function chartCache(redis: Redis, prefix: string, log: WarnLog, dataVersion?: (billingAccountId: string) => Promise<string>): ChartCache {
   return {
     async cachedJson(target, settings, compute) {
       let key: string | null = null;
+      const committed = dataVersion ? await dataVersion(target.billingAccountId) : null;
       try {
-        const version = (await redis.get(billingVersionKey(prefix, target.billingAccountId))) ?? '0';
+        const counter = (await redis.get(billingVersionKey(prefix, target.billingAccountId))) ?? '0';
+        const version = committed === null ? counter : `${committed}.${counter}`;
         key = chartCacheKey(prefix, target.customerId, target.billingAccountId, version, settings);
         const hit = await redis.get(key);
         if (hit !== null) return { json: hit, hit: true };
