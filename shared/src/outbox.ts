@@ -7,7 +7,7 @@ import type { Job } from 'bullmq';
 import { QUEUES, jobOptions, type QueueName } from './queues.ts';
 import type { Enqueue, Producer } from './producer.ts';
 import type { Pool } from './db/pool.ts';
-import { markOutboxError, markOutboxPublished, recordOutbox, type OutboxRow } from './db/outbox.ts';
+import { recordOutbox, reopenOutbox, type OutboxRow } from './db/outbox.ts';
 import { ServiceUnavailable } from './unavailable.ts';
 
 export type PublishOutcome = 'published' | 'absorbed' | 'busy';
@@ -46,14 +46,13 @@ export function durableEnqueue(pool: Pool, producer: Pick<Producer, 'queues' | '
     const jobId = jobOptions(queue, data).jobId as string;
     if (opts.requireRedis && producer.redis.status !== 'ready') throw new ServiceUnavailable('The job queue is temporarily unavailable; try again shortly');
     const row = { queue, job_name: name, data, job_id: jobId, opts: (jobOpts ?? {}) as Record<string, unknown> };
-    const id = await recordOutbox(pool, row);
+    const id = await recordOutbox(pool, row, true);
     try {
-      const outcome = await publishRow(producer, { id, ...row });
-      if (outcome !== 'busy') await markOutboxPublished(pool, [id]);
+      if ((await publishRow(producer, { id, ...row })) === 'busy') await reopenOutbox(pool, id);
     } catch (err) {
       // Recorded: the reconciler publishes it once Redis answers again.
       opts.onPublishError?.(err, row);
-      await markOutboxError(pool, id, err instanceof Error ? err.message : String(err)).catch(() => undefined);
+      await reopenOutbox(pool, id, err instanceof Error ? err.message : String(err)).catch(() => undefined);
     }
     return jobId;
   };

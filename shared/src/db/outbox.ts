@@ -14,12 +14,23 @@ export interface OutboxRow {
   opts: Record<string, unknown>;
 }
 
-export async function recordOutbox(db: Queryable, r: Omit<OutboxRow, 'id'>): Promise<string> {
+/**
+ * `publishing`: the caller adds the job right after, so the row is written as published (one statement less on the
+ * request's path); if the add fails the caller reopens it, and if the process dies in between, the reconciler's
+ * lost-job check publishes it after OUTBOX_LOST_AFTER_MS.
+ */
+export async function recordOutbox(db: Queryable, r: Omit<OutboxRow, 'id'>, publishing = false): Promise<string> {
   const { rows } = await db.query<{ id: string }>(
-    'INSERT INTO outbox (queue, job_name, data, job_id, opts) VALUES ($1, $2, $3, $4, $5) RETURNING id',
-    [r.queue, r.job_name, JSON.stringify(r.data), r.job_id, JSON.stringify(r.opts)],
+    `INSERT INTO outbox (queue, job_name, data, job_id, opts, published_at, publish_count)
+     VALUES ($1, $2, $3, $4, $5, CASE WHEN $6 THEN now() END, CASE WHEN $6 THEN 1 ELSE 0 END) RETURNING id`,
+    [r.queue, r.job_name, JSON.stringify(r.data), r.job_id, JSON.stringify(r.opts), publishing],
   );
   return rows[0].id;
+}
+
+/** The add did not happen (Redis away, or a run of the same job still active): the reconciler publishes it. */
+export async function reopenOutbox(db: Queryable, id: string, message?: string): Promise<void> {
+  await db.query('UPDATE outbox SET published_at = NULL, last_error = $2 WHERE id = $1', [id, message?.slice(0, 1000) ?? null]);
 }
 
 export async function markOutboxPublished(db: Queryable, ids: string[]): Promise<void> {

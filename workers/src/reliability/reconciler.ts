@@ -36,7 +36,8 @@ export interface PassResult {
 
 const BATCH = 200;
 
-async function publishPending(o: ReconcilerOptions): Promise<number> {
+/** Publishes every pending outbox row (exported for the seed and tests: one pass without the loop). */
+export async function publishPending(o: Pick<ReconcilerOptions, 'pool' | 'producer'>): Promise<number> {
   let total = 0;
   for (;;) {
     const { done, count } = await withTransaction(o.pool, async (tx) => {
