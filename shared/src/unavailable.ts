@@ -22,6 +22,8 @@ const MESSAGES = [
   /enableOfflineQueue options? is false/i,
   /Reached the max retries per request limit/i,
   /redis not reachable/i,
+  /Client was closed and is not queryable/i,
+  /terminating connection/i,
   /timeout exceeded when trying to connect/i,
 ];
 

@@ -70,13 +70,19 @@ export async function markOutboxDone(db: Queryable, queue: string, jobId: string
   );
 }
 
-/** Ingest batches left `running` by a process that died: they are failed (the job's retry makes a new batch). */
-export async function failStaleIngestBatches(db: Queryable, staleSeconds: number): Promise<number> {
+/**
+ * Ingest batches left `running` by a process that died are marked failed (the job's retry makes a new batch): any
+ * older than `staleSeconds`, and, when no billing-ingest job is active anywhere (`noActiveJobs`), any older than
+ * `orphanAfterMs` (a batch is written by an active job, so without one it has no owner; a `cc ingest` CLI run
+ * outside the queue may be marked failed meanwhile and turns succeeded when it commits).
+ */
+export async function failStaleIngestBatches(db: Queryable, staleSeconds: number, orphan?: { noActiveJobs: boolean; orphanAfterMs: number }): Promise<number> {
   const { rowCount } = await db.query(
     `UPDATE ingest_batch SET status = 'failed', finished_at = now(),
        error = jsonb_build_object('message', 'abandoned: its worker stopped while it was running')
-      WHERE status = 'running' AND started_at < now() - make_interval(secs => $1)`,
-    [staleSeconds],
+      WHERE status = 'running' AND (started_at < now() - make_interval(secs => $1)
+        OR ($2 AND started_at < now() - make_interval(secs => $3::double precision / 1000)))`,
+    [staleSeconds, orphan?.noActiveJobs ?? false, orphan?.orphanAfterMs ?? 0],
   );
   return rowCount ?? 0;
 }

@@ -100,8 +100,12 @@ export function startReconciler(o: ReconcilerOptions) {
 
   async function pass(): Promise<PassResult> {
     const result: PassResult = { published: 0, republished: 0, schedules: 0, staleBatches: 0 };
-    result.staleBatches = await failStaleIngestBatches(o.pool, o.ingestStaleSeconds);
-    if (o.producer.redis.status !== 'ready') throw new Error('redis not reachable');
+    if (o.producer.redis.status !== 'ready') {
+      await failStaleIngestBatches(o.pool, o.ingestStaleSeconds);
+      throw new Error('redis not reachable');
+    }
+    const noActiveJobs = (await o.producer.queues['billing-ingest'].getActiveCount()) === 0;
+    result.staleBatches = await failStaleIngestBatches(o.pool, o.ingestStaleSeconds, { noActiveJobs, orphanAfterMs: o.lostAfterMs });
     result.published = await publishPending(o);
     result.republished = await republishLost(o);
     if (Date.now() - lastSchedules >= o.scheduleEveryMs) {
