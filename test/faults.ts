@@ -133,7 +133,7 @@ export async function startWorkerProcess(t: Teardown, config: Config, redisUrl: 
   await waitFor('worker start', async () => {
     if (!w.alive()) throw new Error(`worker exited: ${out}`);
     return out.includes('workers started');
-  }, 30_000, 50).catch((err: Error) => {
+  }, 120_000, 50).catch((err: Error) => {
     throw new Error(`${err.message}\n${out}`);
   });
   return w;

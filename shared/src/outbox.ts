@@ -46,6 +46,11 @@ export function durableEnqueue(pool: Pool, producer: Pick<Producer, 'queues' | '
     const jobId = jobOptions(queue, data).jobId as string;
     if (opts.requireRedis && producer.redis.status !== 'ready') throw new ServiceUnavailable('The job queue is temporarily unavailable; try again shortly');
     const row = { queue, job_name: name, data, job_id: jobId, opts: (jobOpts ?? {}) as Record<string, unknown> };
+    // Without a ready connection BullMQ would wait for one: record the row pending and let the reconciler publish it.
+    if (producer.redis.status !== 'ready') {
+      await recordOutbox(pool, row);
+      return jobId;
+    }
     const id = await recordOutbox(pool, row, true);
     try {
       if ((await publishRow(producer, { id, ...row })) === 'busy') await reopenOutbox(pool, id);
