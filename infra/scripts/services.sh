@@ -56,8 +56,9 @@ elif is_local "$redis_host"; then
   command -v redis-server >/dev/null || apt_install redis-server
   mkdir -p /var/lib/redis /var/log/redis 2>/dev/null || true
   say "starting Redis"
-  # noeviction: BullMQ must never lose a job key to memory pressure.
-  redis-server --daemonize yes --bind 127.0.0.1 -::1 --port "$redis_port" --save "" --appendonly no \
+  # noeviction: BullMQ must never lose a job key to memory pressure. appendonly (fsync every second): a restart
+  # keeps the queued jobs; what the last second lost, the outbox in PostgreSQL re-queues (docs/operations.md).
+  redis-server --daemonize yes --bind 127.0.0.1 -::1 --port "$redis_port" --save "" --appendonly yes --appendfsync everysec \
     --maxmemory-policy noeviction --dir /var/lib/redis --logfile /var/log/redis/commandcenter.log
   for _ in $(seq 1 20); do redis_ready && break; sleep 0.5; done
   redis_ready || { say "Redis did not start"; exit 1; }

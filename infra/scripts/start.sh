@@ -12,9 +12,27 @@ pids=()
 stop() { trap - INT TERM; echo; echo "stopping…"; kill "${pids[@]}" 2>/dev/null || true; wait "${pids[@]}" 2>/dev/null || true; exit 0; }
 trap stop INT TERM
 
+# A small supervisor: a process that dies (crash, kill -9, out of memory) is started again after 2 s, like the
+# production unit's Restart=always (infra/systemd/). Exit 0 (our own Ctrl-C) and 78 (configuration error) end it.
+supervise() {
+  local name=$1; shift
+  (
+    set +e
+    child=
+    trap '[ -n "$child" ] && kill "$child" 2>/dev/null; wait "$child" 2>/dev/null; exit 0' INT TERM
+    while true; do
+      "$@" & child=$!
+      wait "$child"; rc=$?
+      { [ "$rc" = 0 ] || [ "$rc" = 78 ]; } && exit "$rc"
+      echo "[start] $name exited with $rc; starting it again in 2 s" >&2
+      sleep 2
+    done
+  ) & pids+=($!)
+}
+
 # node itself (not npx) so the signals below reach the processes that do the work.
-node --import tsx api/src/main.ts & pids+=($!)
-node --import tsx workers/src/main.ts & pids+=($!)
+supervise api node --import tsx api/src/main.ts
+supervise worker node --import tsx workers/src/main.ts
 
 probe=$HOST; [[ $HOST == 0.0.0.0 || $HOST == :: ]] && probe=127.0.0.1
 [[ $probe == *:* ]] && probe="[$probe]"
@@ -32,7 +50,7 @@ cat <<MSG
     customer        bob@initech.example        Initech, a customer without a billing account
     customer        pending@acme.example       e-mail not verified: sign-in answers 'Please check your email to activate this account'
   API docs $PUBLIC_URL/docs · queues $PUBLIC_URL/ops/queues (admin) · mail $PUBLIC_URL/v1/ops/mail (admin)
-  Request logs: LOG_LEVEL=debug make start. Ctrl-C stops the api and the worker.
+  Request logs: LOG_LEVEL=debug make start. Ctrl-C stops the api and the worker; either is restarted if it dies.
 
 MSG
 wait -n "${pids[@]}"

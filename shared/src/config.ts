@@ -144,6 +144,17 @@ export const SETTINGS = {
   PLAYBOOK_BUILTIN_FOLDER: setting(str, 'builtin', 'folder listed for customers without a drive_id: a Drive folder id (PLAYBOOK=real); locally, builtin = the runbooks in infra/playbooks'),
   PLAYBOOK_SUBJECT: setting(str, '', 'user the service account acts as on Drive (PLAYBOOK=real; empty: the service account itself)'),
   PLAYBOOK_ROOT_URL: setting(str, '', 'root URL of the Drive API (empty: Google; a test server in tests)'),
+  // Faults (issue 18): stalled jobs, the outbox reconciler, orphaned statements (docs/operations.md)
+  WORKER_LOCK_MS: setting(int(1000, 3600000), '30000', 'how long a job lock lasts without renewal (renewed every half of it while the job runs); a killed worker’s job is taken again after at most this plus WORKER_STALLED_CHECK_MS'),
+  WORKER_STALLED_CHECK_MS: setting(int(500, 3600000), '15000', 'how often a worker looks for jobs whose lock expired (their worker died) and puts them back'),
+  WORKER_MAX_STALLED: setting(int(1, 100), '5', 'how many times one job may be taken back from a dead worker before it fails (the handlers are idempotent)'),
+  OUTBOX_RECONCILE_MS: setting(int(100, 3600000), '2000', 'how often a worker publishes pending outbox rows to the queues and re-queues jobs Redis lost'),
+  OUTBOX_LOST_AFTER_MS: setting(int(100, 86400000), '60000', 'a published outbox job missing from Redis this long after publishing is queued again'),
+  SCHEDULE_RECONCILE_MS: setting(int(1000, 86400000), '60000', 'how often a worker re-installs the nightly schedules (a Redis that lost them gets them back)'),
+  INGEST_STALE_SECONDS: setting(int(1, 604800), '7200', 'an ingest batch still running after this long belongs to a dead worker and is marked failed'),
+  DB_STATEMENT_TIMEOUT_MS: setting(int(0, 86400000), '60000', 'statement_timeout of the api’s database connections (0: none; workers run long rollups and have none)'),
+  DB_IDLE_IN_TRANSACTION_MS: setting(int(0, 86400000), '300000', 'idle_in_transaction_session_timeout of every database connection: a transaction its process forgot releases its locks'),
+  DB_CONNECTION_CHECK_MS: setting(int(0, 3600000), '5000', 'client_connection_check_interval: PostgreSQL stops a running statement this soon after its client died'),
 };
 
 type Settings = typeof SETTINGS;

@@ -143,7 +143,7 @@ t.test('billing alerts', async (t) => {
     t.same(await evaluate('2026-11-12'), { day: '2026-11-12', evaluated: 3, crossed: 0, notices: 0 }, 'next day: nothing new');
 
     // A retry after the enqueue but before the notice was marked: the same notify key, no second e-mail.
-    await pool.query('UPDATE alert_notice SET notified_at = NULL');
+    await pool.query('UPDATE alert_notice SET notified_at = NULL, queued_at = NULL');
     t.same((await evaluate('2026-11-12')).notices, 2, 're-enqueued under the same keys');
 
     const received = await mails(2);

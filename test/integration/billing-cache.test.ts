@@ -1,4 +1,5 @@
 import t from 'tap';
+import { publishPending } from '../../workers/src/reliability/reconciler.ts';
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -125,7 +126,9 @@ t.test('chart answers are cached per account and settings, and an ingest of the 
   t.match(cli.stdout, /loaded \d+ rows into 2 days/);
   t.equal((await chart()).headers['x-cache'], 'miss', 'the CLI ingest invalidated the cache');
 
-  // Follow-ups of each successful ingest wait in their queues (their workers are not running here).
+  // Follow-ups of each successful ingest are in the outbox, written by its commit; one reconciler pass queues them,
+  // one per customer and account however many ingests (their workers are not running here).
+  t.ok((await publishPending({ pool: app.env.pool, producer: app.producers })) >= 3, 'outbox rows published');
   for (const name of ['anomaly-detect', 'alert-evaluate'] as const) {
     const q = new Queue(name, { connection: { url: REDIS_URL }, prefix: config.QUEUE_PREFIX });
     const jobs = await q.getJobs(['waiting', 'prioritized', 'delayed']);

@@ -46,7 +46,10 @@ t.test('notify queue delivers e-mail over real SMTP, once per key', async (t) =>
   t.equal(mail.subject, 'Spend alert for Acme Corp');
   t.equal(mail.text_body.trim(), command.text);
   t.match(mail.html_body, /<b>1,234.56 EUR<\/b>/);
-  t.equal(mail.message_id, '<test-alert-1-2026-11@commandcenter.test>');
+  const intent = (await pool.query("SELECT id::text, attempts, sent_at FROM mail_intent WHERE key = 'test-alert-1-2026-11'")).rows[0];
+  t.equal(mail.message_id, `<cc-mail-${intent.id}@commandcenter.test>`, 'the Message-ID comes from the recorded intent, not from the key');
+  t.equal(intent.attempts, 1);
+  t.ok(intent.sent_at, 'marked sent after the 250');
   t.match(mail.mail_from, /no-reply@commandcenter.local/);
 
   // The same notice again (completed jobs are removed, so BullMQ would run it): still one e-mail.

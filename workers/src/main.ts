@@ -19,6 +19,10 @@ import { cloudProvisioningFromConfig, provisioningSettingsFromConfig } from './a
 import { inventorySourceFromConfig } from './adapters/inventory/from-config.ts';
 import { fxRatesFromConfig } from './adapters/fx/from-config.ts';
 import { requeueStalledProvisioning } from '@cc/shared/provisioning/requeue.ts';
+import { durableEnqueue } from '@cc/shared/outbox.ts';
+import { localMailHas } from '@cc/shared/db/mail.ts';
+import { markOutboxDone } from '@cc/shared/db/outbox.ts';
+import { startReconciler } from './reliability/reconciler.ts';
 
 let config: Config;
 try {
@@ -33,11 +37,17 @@ try {
 
 const log = createLogger(config.LOG_LEVEL, { process: 'worker' });
 const queues = parseQueueList(config.WORKER_QUEUES);
-const pool = createPool(config.DATABASE_URL);
+// No statement_timeout: the rollup rebuild of a large ingest runs for minutes. A dead worker's statements still stop
+// (client_connection_check_interval) and a forgotten transaction ends (idle_in_transaction_session_timeout).
+const pool = createPool(config.DATABASE_URL, 10, { idleInTransactionMs: config.DB_IDLE_IN_TRANSACTION_MS, connectionCheckMs: config.DB_CONNECTION_CHECK_MS });
 const localSmtp = config.MAIL === 'local' && queues.includes('notify') ? await startLocalSmtpServer(pool, config.LOCAL_SMTP_PORT) : null;
 const smtpUrl = localSmtp ? `smtp://127.0.0.1:${localSmtp.port}` : config.SMTP_URL;
-const mailer = smtpMailer(smtpUrl, config.MAIL_FROM);
+const relay = smtpMailer(smtpUrl, config.MAIL_FROM);
+// The local server keeps what it received in PostgreSQL, so an attempt cut short by a crash can be checked there.
+const mailer = localSmtp ? { ...relay, wasDelivered: (messageId: string) => localMailHas(pool, messageId) } : relay;
 const producer = createProducer(config.REDIS_URL, config.QUEUE_PREFIX, (err) => log.warn({ err }, 'redis connection error (producer)'));
+// Follow-ups (e-mails, detections) are recorded in the outbox before BullMQ sees them: a Redis outage loses none.
+const enqueue = durableEnqueue(pool, producer, { onPublishError: (err, row) => log.warn({ err, ...row }, 'enqueue deferred to the reconciler') });
 
 const host = await startWorkers({
   redisUrl: config.REDIS_URL,
@@ -48,7 +58,7 @@ const host = await startWorkers({
     mailer,
     mailDomain: new URL(config.PUBLIC_URL).hostname,
     publicUrl: config.PUBLIC_URL,
-    enqueue: producer.enqueue,
+    enqueue,
     chartCache: chartCache(producer.redis, config.QUEUE_PREFIX, log),
     billingSources: billingSourcesFromConfig(config),
     nightlyIngest: { days: config.NIGHTLY_INGEST_DAYS, closeDay: config.NIGHTLY_INGEST_CLOSE_DAY },
@@ -64,6 +74,19 @@ const host = await startWorkers({
   }),
   installSchedules: true,
   logger: log,
+  stalled: { lockDurationMs: config.WORKER_LOCK_MS, stalledIntervalMs: config.WORKER_STALLED_CHECK_MS, maxStalledCount: config.WORKER_MAX_STALLED },
+  onJobDone: (queue, jobId, error) => markOutboxDone(pool, queue, jobId, error),
+});
+
+const reconciler = startReconciler({
+  pool,
+  producer,
+  queues,
+  intervalMs: config.OUTBOX_RECONCILE_MS,
+  lostAfterMs: config.OUTBOX_LOST_AFTER_MS,
+  scheduleEveryMs: config.SCHEDULE_RECONCILE_MS,
+  ingestStaleSeconds: config.INGEST_STALE_SECONDS,
+  log,
 });
 
 // Approved requests whose job never reached Redis (the maintenance job looks again every 10 minutes).
@@ -90,6 +113,7 @@ const shutdown = async (signal: string) => {
   if (stopping) return;
   stopping = true;
   log.info({ signal }, 'shutting down: finishing active jobs');
+  await reconciler.stop();
   await host.close();
   await producer.close();
   metricsServer.close();

@@ -13,6 +13,32 @@ export interface WorkerHostOptions<Q extends QueueName> {
   /** Default: silent (tests). */
   logger?: Logger;
   installSchedules?: boolean;
+  /** Stalled-job settings (docs/decisions.md, "Faults"); defaults: the config defaults. */
+  stalled?: StalledSettings;
+  /** Called when a job ended for good (completed, or failed on its last attempt): closes its outbox rows. */
+  onJobDone?: (queue: QueueName, jobId: string, error?: string) => Promise<void>;
+}
+
+export interface StalledSettings {
+  /** A job's lock lasts this long; BullMQ renews it every half of it while the job runs (lock renewal). */
+  lockDurationMs: number;
+  /** How often the worker looks for jobs whose lock expired (their worker died) and puts them back. */
+  stalledIntervalMs: number;
+  /** Times a job may be taken back from a dead worker before it fails; the handlers are idempotent. */
+  maxStalledCount: number;
+}
+
+export const DEFAULT_STALLED: StalledSettings = { lockDurationMs: 30_000, stalledIntervalMs: 15_000, maxStalledCount: 5 };
+
+/**
+ * Queues whose jobs run for minutes and keep the event loop busy in long stretches (parsing, COPY, rollups,
+ * provisioning polls): their lock lasts twice as long, so a slow renewal never hands a live job to a second worker.
+ */
+const LONG_QUEUES: ReadonlySet<QueueName> = new Set(['billing-ingest', 'provisioning', 'inventory-sync']);
+
+export function stalledOptions(queue: QueueName, s: StalledSettings) {
+  const lockDuration = LONG_QUEUES.has(queue) ? s.lockDurationMs * 2 : s.lockDurationMs;
+  return { lockDuration, lockRenewTime: Math.floor(lockDuration / 2), stalledInterval: s.stalledIntervalMs, maxStalledCount: s.maxStalledCount };
 }
 
 export interface WorkerHost {
@@ -62,19 +88,27 @@ export async function startWorkers<Q extends QueueName>(opts: WorkerHostOptions<
           throw err;
         }
       },
-      { connection, prefix: opts.prefix, concurrency: opts.concurrency ?? 4, autorun: true },
+      { connection, prefix: opts.prefix, concurrency: opts.concurrency ?? 4, autorun: true, ...stalledOptions(name, opts.stalled ?? DEFAULT_STALLED) },
     );
+    const done = (jobId: string | undefined, error?: string) => {
+      if (jobId && opts.onJobDone) opts.onJobDone(name, jobId, error).catch((err: unknown) => log.warn({ err, queue: name, jobId }, 'could not close outbox rows'));
+    };
     worker.on('error', (err) => log.error({ err }, `worker ${name} error`));
+    worker.on('completed', (job) => done(job.id));
     worker.on('failed', (job, err) => {
-      const final = !job || err instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1);
+      const final = !job || err instanceof UnrecoverableError || /stalled more than allowable limit/.test(err.message) || job.attemptsMade >= (job.opts.attempts ?? 1);
       failures.inc({ queue: name, final: String(final) });
-      if (final) log.error({ queue: name, jobId: job?.id, err: err.message }, 'job failed');
+      if (final) {
+        log.error({ queue: name, jobId: job?.id, err: err.message }, 'job failed');
+        done(job?.id, err.message);
+      }
     });
     return worker;
   }
   const workers = opts.queues.map((name) => startWorker(name, opts.handlers[name]));
 
   if (opts.installSchedules) {
+    // Installed at start; the reconciler (reliability/reconciler.ts) re-installs them periodically.
     for (const s of SCHEDULES.filter((s) => (opts.queues as readonly QueueName[]).includes(s.queue))) {
       const queue = new Queue(s.queue, { connection, prefix: opts.prefix });
       await queue.upsertJobScheduler(s.id, { pattern: s.pattern, tz: SCHEDULE_TIME_ZONE }, { name: s.name, data: s.data });

@@ -53,14 +53,22 @@ async function whenReady(redis: Redis, ms = 3000): Promise<void> {
   });
 }
 
-/** The cache on a connection its caller owns (the api's or the producer's). */
-export function chartCache(redis: Redis, prefix: string, log: WarnLog): ChartCache {
+/**
+ * The cache on a connection its caller owns (the api's or the producer's). `dataVersion` reads the account's data
+ * version from PostgreSQL (bumped by the ingest's own commit, migration 040): with it in the key, no cached answer
+ * outlives a commit even if the process that committed died before it could touch Redis.
+ */
+export function chartCache(redis: Redis, prefix: string, log: WarnLog, dataVersion?: (billingAccountId: string) => Promise<string>): ChartCache {
   return {
     async cachedJson(target, settings, compute) {
       let key: string | null = null;
+      const committed = dataVersion ? await dataVersion(target.billingAccountId) : null;
       try {
         const [account, rates] = await redis.mget(billingVersionKey(prefix, target.billingAccountId), fxRatesVersionKey(prefix));
-        key = chartCacheKey(prefix, target.customerId, target.billingAccountId, `${account ?? '0'}.${rates ?? '0'}`, settings);
+        // The committed data version (PostgreSQL) keeps a crash between COMMIT and the counter bump from serving stale bars.
+        const counters = `${account ?? '0'}.${rates ?? '0'}`;
+        const version = committed === null ? counters : `${committed}.${counters}`;
+        key = chartCacheKey(prefix, target.customerId, target.billingAccountId, version, settings);
         const hit = await redis.get(key);
         if (hit !== null) return { json: hit, hit: true };
       } catch (err) {

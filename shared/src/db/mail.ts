@@ -37,3 +37,37 @@ export async function wasMailSent(db: Queryable, key: string): Promise<boolean> 
 export async function markMailSent(db: Queryable, key: string, recipients: string[]): Promise<void> {
   await db.query('INSERT INTO mail_sent (key, recipients) VALUES ($1, $2) ON CONFLICT DO NOTHING', [key, recipients]);
 }
+
+/** The record of one e-mail to send (migration 040): written before the first SMTP attempt. */
+export interface MailIntent {
+  id: string;
+  attempts: number;
+  sent_at: Date | null;
+}
+
+/** The intent of `key`, created on first sight; the same key always gives the same intent (and Message-ID). */
+export async function openMailIntent(db: Queryable, m: { key: string; recipients: string[]; subject: string }): Promise<MailIntent> {
+  const { rows } = await db.query<MailIntent>(
+    `INSERT INTO mail_intent (key, recipients, subject) VALUES ($1, $2, $3)
+     ON CONFLICT (key) DO UPDATE SET key = EXCLUDED.key
+     RETURNING id, attempts, sent_at`,
+    [m.key, m.recipients, m.subject],
+  );
+  return rows[0];
+}
+
+/** Recorded before DATA: an intent with attempts and no sent_at had an attempt whose outcome is uncertain. */
+export async function startMailAttempt(db: Queryable, id: string): Promise<void> {
+  await db.query('UPDATE mail_intent SET attempts = attempts + 1, attempted_at = now() WHERE id = $1', [id]);
+}
+
+/** After the SMTP server's 250 (or after the receiving store confirmed it holds the message). */
+export async function markIntentSent(db: Queryable, id: string, accepted: string[]): Promise<void> {
+  await db.query('UPDATE mail_intent SET sent_at = COALESCE(sent_at, now()), accepted = $2 WHERE id = $1', [id, accepted]);
+}
+
+/** Whether the local SMTP server (MAIL=local) stored a message of this Message-ID. */
+export async function localMailHas(db: Queryable, messageId: string): Promise<boolean> {
+  const { rowCount } = await db.query('SELECT 1 FROM mail_message WHERE message_id = $1 LIMIT 1', [messageId]);
+  return (rowCount ?? 0) > 0;
+}

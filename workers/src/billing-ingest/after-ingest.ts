@@ -1,21 +1,17 @@
 /**
- * What a committed ingest makes stale or due. The job runs all of it; the `cc ingest` CLI (a backfill, possibly
- * without Redis) only invalidates the charts, and the seed queues one detection and evaluation for every customer.
+ * What a committed ingest makes stale or due. The commit itself makes it durable (migration 040): the ingest
+ * batch's success bumps the account's data version, which every cached chart key carries, and writes the
+ * anomaly-detect and alert-evaluate follow-ups into the outbox, which the workers' reconciler publishes. A crash
+ * right after COMMIT therefore leaves neither stale charts nor missing follow-ups. What remains here is a courtesy:
+ * the Redis version bump drops the account's cached answers at once for readers that key on it alone.
  */
 import type { ChartCache } from '@cc/shared/billing/chart-cache.ts';
-import type { Enqueue } from '@cc/shared/producer.ts';
 
 export interface AfterIngestDeps {
   chartCache: Pick<ChartCache, 'invalidate'>;
-  enqueue: Enqueue;
 }
 
-/**
- * Cached charts of the account are stale now, and anomalies and alert quotas must be judged on the new figures.
- * Run after the commit: a failure here fails the job, whose retry re-ingests the same slices (nothing counted twice).
- */
+/** Never fails the job: the commit already carries everything that must happen (see above). */
 export async function afterIngest(deps: AfterIngestDeps, target: { customer_id: string; billing_account_id: string }): Promise<void> {
-  await deps.chartCache.invalidate(target.billing_account_id);
-  await deps.enqueue('anomaly-detect', 'anomaly.detect', { customer_id: target.customer_id });
-  await deps.enqueue('alert-evaluate', 'alert.evaluate', { customer_id: target.customer_id, billing_account_id: target.billing_account_id });
+  await deps.chartCache.invalidate(target.billing_account_id).catch(() => undefined);
 }

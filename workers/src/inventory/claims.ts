@@ -4,7 +4,7 @@
  * customer at a time (an advisory lock), and each change is marked sent by a compare-and-set, so a change goes out
  * once; a failure is recorded on the claim and retried by the next run.
  */
-import type { Pool, Queryable } from '@cc/shared/db/pool.ts';
+import { withClient, type Pool, type Queryable } from '@cc/shared/db/pool.ts';
 import { findCustomer } from '@cc/shared/db/customers.ts';
 import { claimsToSend, markClaimSent, recordClaimError, type RecommendationClaim } from '@cc/shared/db/inventory/claims.ts';
 import { claimsToSucceed, fillClaimTicketKeys, setStoredRecommendationState, storedRecommendation } from '@cc/shared/db/inventory/claim-work.ts';
@@ -22,9 +22,8 @@ export interface ClaimResult {
 }
 
 async function withCustomerLock<T>(pool: Pool, customerId: string, fn: (db: Queryable) => Promise<T>): Promise<T | null> {
-  const client = await pool.connect();
   const key = `inventory-claims:${customerId}`;
-  try {
+  return withClient(pool, async (client) => {
     const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS ok', [key]);
     // Another run holds it and sends the same changes: nothing left for this one.
     if (!rows[0]!.ok) return null;
@@ -33,9 +32,7 @@ async function withCustomerLock<T>(pool: Pool, customerId: string, fn: (db: Quer
     } finally {
       await client.query('SELECT pg_advisory_unlock(hashtext($1))', [key]);
     }
-  } finally {
-    client.release();
-  }
+  });
 }
 
 export async function sendClaims(deps: ClaimDeps, customerId: string): Promise<ClaimResult | { skipped: string }> {

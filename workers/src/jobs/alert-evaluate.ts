@@ -1,6 +1,7 @@
 import type { JobFor } from '@cc/shared/queues.ts';
 import { listPendingNotices, markNoticeSent, recordQuotaCrossings } from '@cc/shared/db/alerts.ts';
 import { addDays, billingToday } from '@cc/shared/time.ts';
+import { markNoticeQueued, queuedNoticeIds } from '@cc/shared/db/alert-delivery.ts';
 import type { DepsOf } from '../deps.ts';
 import { alertNotice } from '../mail/templates/alert-notice.ts';
 
@@ -12,8 +13,9 @@ const monthStart = (day: string) => `${day.slice(0, 7)}-01`;
 /**
  * alert.evaluate: month-to-date spend (US/Pacific billing month of `day`, default today) of every alert in scope
  * against its quota. A first crossing in a month is recorded once (unique alert and month), then handed to notify
- * under the key alert-{id}-{month}; the notice is marked sent after the enqueue, so a retry re-enqueues under the
- * same key and notify drops the duplicate. Never two e-mails for one alert and month.
+ * under the key alert-{id}-{month} (recorded in the outbox, so a Redis outage cannot lose it), then marked queued; it
+ * is marked notified only when the e-mail was delivered (migration 040). A retry between the enqueue and the mark
+ * re-enqueues under the same key and notify drops the duplicate. Never two e-mails for one alert and month.
  */
 export function alertEvaluateHandler(deps: DepsOf<'alert-evaluate'>) {
   return async (job: JobFor<'alert-evaluate'>) => {
@@ -28,12 +30,17 @@ export function alertEvaluateHandler(deps: DepsOf<'alert-evaluate'>) {
       lateCrossed = (await recordQuotaCrossings(deps.pool, { customerId, billingAccountId, from: monthStart(lastMonthEnd), to: lastMonthEnd })).crossed;
     }
     let notices = 0;
-    for (const n of await listPendingNotices(deps.pool, customerId)) {
-      if (n.recipients.length > 0) {
+    const pending = await listPendingNotices(deps.pool, customerId);
+    const queued = await queuedNoticeIds(deps.pool, pending.map((n) => String(n.id)));
+    for (const n of pending) {
+      if (n.recipients.length === 0) {
+        await markNoticeSent(deps.pool, n.id, n.recipients);
+      } else if (!queued.has(String(n.id))) {
+        // The enqueue records the e-mail in the outbox first; the notice turns `notified` when it is delivered.
         await deps.enqueue('notify', 'notify.send', { to: n.recipients, ...alertNotice(n, deps.publicUrl), key: `alert-${n.alert_id}-${n.month}` });
+        await markNoticeQueued(deps.pool, String(n.id), n.recipients);
         notices += 1;
       }
-      await markNoticeSent(deps.pool, n.id, n.recipients);
     }
     return { day, evaluated, crossed: crossed + lateCrossed, notices };
   };

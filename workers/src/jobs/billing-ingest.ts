@@ -28,7 +28,8 @@ export function billingIngestHandler(deps: DepsOf<'billing-ingest'>) {
         sources: deps.billingSources,
         onProgress: async (p) => {
           const pct = progressPercent(p);
-          if (pct !== last) await job.updateProgress((last = pct));
+          // Progress is for bull-board only: a Redis hiccup mid-COPY must not fail a load that PostgreSQL is taking.
+          if (pct !== last) await job.updateProgress((last = pct)).catch(() => undefined);
         },
       });
       await afterIngest(deps, cmd);

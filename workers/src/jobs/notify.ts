@@ -1,18 +1,38 @@
 import type { JobFor } from '@cc/shared/queues.ts';
-import { markMailSent, wasMailSent } from '@cc/shared/db/mail.ts';
+import { markIntentSent, markMailSent, openMailIntent, startMailAttempt, wasMailSent } from '@cc/shared/db/mail.ts';
 import type { DepsOf } from '../deps.ts';
 
+/** The Message-ID of an intent: derived from its row id, so it is stable across retries and reveals nothing of the key. */
+export const intentMessageId = (intentId: string, domain: string) => `<cc-mail-${intentId}@${domain}>`;
+
 /**
- * notify.send: one e-mail per key, ever. Completed jobs are removed from Redis, so the job id alone
- * cannot stop a later duplicate; the `mail_sent` table does. The mark is written after the send:
- * a crash in between re-sends once (at-least-once) rather than losing the notice, and the stable
- * Message-ID lets mail clients fold such a duplicate.
+ * notify.send: one e-mail per key, effectively once (issue 18). Completed jobs are removed from Redis, so the job id
+ * alone cannot stop a later duplicate; the database does:
+ *  1. the intent is recorded (mail_intent, one per key) before anything is sent; its id makes the Message-ID;
+ *  2. the attempt is recorded, then the message goes out;
+ *  3. after the server's 250 the intent is marked sent (and mail_sent, which marks a delivered alert notice).
+ * A retry reads the record: sent → nothing to do; an earlier attempt with no outcome (the process died between
+ * DATA and step 3) → asks the receiving server when the adapter can (the local one), else sends again under the
+ * same Message-ID. That last case is the one window that stays at-least-once (docs/operations.md).
  */
 export function notifyHandler(deps: DepsOf<'notify'>) {
   return async (job: JobFor<'notify'>) => {
     const { to, subject, text, html, key } = job.data;
     if (await wasMailSent(deps.pool, key)) return { skipped: 'already sent' };
-    const result = await deps.mailer.send({ to, subject, text, html, messageId: `<${key}@${deps.mailDomain}>` });
+    const intent = await openMailIntent(deps.pool, { key, recipients: to, subject });
+    const messageId = intentMessageId(intent.id, deps.mailDomain);
+    if (intent.sent_at) {
+      await markMailSent(deps.pool, key, to);
+      return { skipped: 'already sent' };
+    }
+    if (intent.attempts > 0 && deps.mailer.wasDelivered && (await deps.mailer.wasDelivered(messageId))) {
+      await markIntentSent(deps.pool, intent.id, to);
+      await markMailSent(deps.pool, key, to);
+      return { skipped: 'delivered before the last crash' };
+    }
+    await startMailAttempt(deps.pool, intent.id);
+    const result = await deps.mailer.send({ to, subject, text, html, messageId });
+    await markIntentSent(deps.pool, intent.id, result.accepted);
     await markMailSent(deps.pool, key, result.accepted);
     return { accepted: result.accepted };
   };

@@ -9,7 +9,12 @@ declare module 'fastify' {
 
 export default fp(
   async (app) => {
-    const pool = createPool(app.config.DATABASE_URL);
+    // Limits so a request never waits on a runaway statement and a dead api's statements stop (docs/operations.md).
+    const pool = createPool(app.config.DATABASE_URL, 10, {
+      statementTimeoutMs: app.config.DB_STATEMENT_TIMEOUT_MS,
+      idleInTransactionMs: app.config.DB_IDLE_IN_TRANSACTION_MS,
+      connectionCheckMs: app.config.DB_CONNECTION_CHECK_MS,
+    });
     app.decorate('pg', pool);
     app.addHook('onClose', async () => pool.end());
   },

@@ -1,6 +1,7 @@
 /** The billing charts' and settings' answer cache (shared/src/billing/chart-cache.ts) on the api's Redis connection. */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { chartCache, type CachedJson } from '@cc/shared/billing/chart-cache.ts';
+import { billingDataVersion } from '@cc/shared/db/outbox.ts';
 
 export async function cachedJson(
   app: FastifyInstance,
@@ -8,7 +9,8 @@ export async function cachedJson(
   settings: unknown,
   compute: () => Promise<unknown>,
 ): Promise<CachedJson> {
-  return chartCache(app.producers.redis, app.config.QUEUE_PREFIX, app.log).cachedJson(target, settings, compute);
+  const committed = (billingAccountId: string) => billingDataVersion(app.pg, billingAccountId);
+  return chartCache(app.producers.redis, app.config.QUEUE_PREFIX, app.log, committed).cachedJson(target, settings, compute);
 }
 
 /**

@@ -6,7 +6,7 @@
  * - pullChanges / pullIssue: reads what changed there (engineers' comments, status, priority, assignee).
  */
 import { randomUUID } from 'node:crypto';
-import type { Pool, Queryable } from '@cc/shared/db/pool.ts';
+import { withClient, type Pool, type Queryable } from '@cc/shared/db/pool.ts';
 import {
   applyRemoteIssue,
   attachmentsToSync,
@@ -87,17 +87,14 @@ const FIRST_PULL_LOOKBACK_MS = 24 * 3600_000;
 
 /** Runs `fn` holding the ticket's advisory lock, on the connection that holds it (one connection per running sync). */
 async function withTicketLock<T>(pool: Pool, ticketId: string, fn: (db: Queryable) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
+  return withClient(pool, async (client) => {
     await client.query('SELECT pg_advisory_lock(hashtext($1))', [`ticket-sync:${ticketId}`]);
     try {
       return await fn(client);
     } finally {
       await client.query('SELECT pg_advisory_unlock(hashtext($1))', [`ticket-sync:${ticketId}`]);
     }
-  } finally {
-    client.release();
-  }
+  });
 }
 
 export interface SyncResult {

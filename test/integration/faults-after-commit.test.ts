@@ -1,0 +1,69 @@
+/**
+ * Issue 18, fault 2: the process that committed an ingest dies right after COMMIT, before any post-commit code
+ * ran. The commit itself bumped the account's data version (so the cached charts are not served) and wrote the
+ * anomaly-detect and alert-evaluate follow-ups into the outbox, which a worker's reconciler queues and runs.
+ */
+import t from 'tap';
+import { addDays, billingToday } from '@cc/shared/time.ts';
+import type { BillingSource, SourceItem } from '@cc/shared/ports/billing-source.ts';
+import { runIngest } from '../../workers/src/billing-ingest/ingest.ts';
+import { build, login, bearer } from '../helper.ts';
+import { privateRedis, startWorkerProcess, waitFor } from '../faults.ts';
+
+const ACME = { customerId: 'acme-corp', billingAccountId: '01A2B3-C4D5E6-F7A8B9' };
+
+function oneDay(day: string, cost: string): BillingSource {
+  return {
+    label: `one day ${day}`,
+    providers: ['gcp'],
+    async *rows(): AsyncGenerator<SourceItem> {
+      yield {
+        line: 2,
+        row: {
+          provider: 'gcp', provider_name: 'Google Cloud', usage_date: day, project_id: 'acme-fault', project_name: 'Fault', service: 'Compute Engine',
+          sku: 'N2 cores', cost, credits: '0', currency: 'EUR', invoice_month: day.slice(0, 4) + day.slice(5, 7), cost_type: 'usage',
+          project_labels: {}, resource_labels: {},
+        },
+      };
+    },
+  };
+}
+
+t.test('a crash right after COMMIT: charts right at once, follow-ups queued and run', async (t) => {
+  const redis = await privateRedis(t);
+  const app = await build(t, { config: { REDIS_URL: redis.url } });
+  const { pool, config } = app.env;
+  const day = addDays(billingToday(), -2);
+  await runIngest({ pool, ...ACME, sourceKind: 'gcp-generated', source: oneDay(day, '100') });
+
+  const alice = bearer(await login(app, 'alice@acme.example'));
+  const chart = () =>
+    app.inject({
+      method: 'POST',
+      url: '/v2/billing/aggregated/by_service/chart/acme-corp',
+      query: { billing_account_id: ACME.billingAccountId, provider: 'gcp', period: '7days' },
+      payload: { services: [] },
+      headers: alice,
+    });
+  const before = await chart();
+  t.equal(before.statusCode, 200, before.body);
+  t.equal((await chart()).headers['x-cache'], 'hit', 'cached');
+
+  // The ingest commits in this process, which then "dies": nothing after COMMIT runs (no Redis bump, no enqueue).
+  await runIngest({ pool, ...ACME, sourceKind: 'gcp-generated', source: oneDay(day, '250') });
+  const after = await chart();
+  t.equal(after.headers['x-cache'], 'miss', 'the committed data version is in the cache key');
+  t.not(after.body, before.body, 'the chart shows the new figures');
+  t.match(after.body, /250/, 'with the new day');
+
+  const { rows: owed } = await pool.query<{ queue: string }>(`SELECT DISTINCT queue FROM outbox ORDER BY queue`);
+  t.same(owed.map((r) => r.queue), ['alert-evaluate', 'anomaly-detect'], 'the commits wrote their follow-ups');
+  const worker = await startWorkerProcess(t, config, redis.url, { WORKER_QUEUES: 'anomaly-detect,alert-evaluate,notify' });
+  await waitFor('the follow-ups to run', async () => {
+    const { rows } = await pool.query<{ open: number }>(`SELECT count(*) FILTER (WHERE done_at IS NULL)::int AS open FROM outbox WHERE queue IN ('anomaly-detect', 'alert-evaluate')`);
+    return rows[0].open === 0;
+  }, 60_000, 200);
+  const { rows: runs } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM anomaly_run');
+  t.ok(runs[0].n >= 1, 'the anomaly detection ran');
+  t.ok(worker.alive());
+});
