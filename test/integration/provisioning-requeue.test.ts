@@ -34,10 +34,10 @@ t.test('an approval saved while Redis was down is re-queued once and ends Active
   const [alice, admin] = await Promise.all([login(down, 'alice@acme.example'), login(down, 'admin@commandcenter.local')]);
   const created = await down.inject({ method: 'POST', url: '/v1/asset-inventory/project/create', headers: bearer(alice), payload: BODY });
   const id = created.json().id as string;
-  // Redis goes away: the producer fails fast (no offline queue), so the approval commits and its job is not added.
+  // Redis goes away: the approval commits, the durable enqueue refuses with 503 (issue 18), and its job is not added.
   down.producers.redis.disconnect();
   const approved = await down.inject({ method: 'POST', url: '/v1/projectprovisioning/acme-corp/approve', headers: bearer(admin), payload: { ids: [id] } });
-  t.equal(approved.statusCode, 500, 'the job could not be queued');
+  t.equal(approved.statusCode, 503, 'the job could not be queued: unavailable, not an internal error');
   t.type(approved.json().detail, 'string');
   t.equal((await findProjectRequest(pool, id))?.state, 'Approved', 'the approval stands');
 
