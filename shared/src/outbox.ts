@@ -5,7 +5,7 @@
  */
 import type { Job } from 'bullmq';
 import { QUEUES, jobOptions, type QueueName } from './queues.ts';
-import type { Enqueue, Producer } from './producer.ts';
+import { jobIdFor, type Enqueue, type Producer } from './producer.ts';
 import type { Pool } from './db/pool.ts';
 import { recordOutbox, reopenOutbox, type OutboxRow } from './db/outbox.ts';
 import { ServiceUnavailable } from './unavailable.ts';
@@ -43,9 +43,10 @@ export interface DurableEnqueueOptions {
 export function durableEnqueue(pool: Pool, producer: Pick<Producer, 'queues' | 'redis'>, opts: DurableEnqueueOptions = {}): Enqueue {
   return async (queue, name, data, jobOpts) => {
     if (name !== QUEUES[queue].job) throw new Error(`queue ${queue} has no job ${name}`);
-    const jobId = jobOptions(queue, data).jobId as string;
+    const { idScope, ...rest } = jobOpts ?? {};
+    const jobId = jobIdFor(queue, data, idScope);
     if (opts.requireRedis && producer.redis.status !== 'ready') throw new ServiceUnavailable('The job queue is temporarily unavailable; try again shortly');
-    const row = { queue, job_name: name, data, job_id: jobId, opts: (jobOpts ?? {}) as Record<string, unknown> };
+    const row = { queue, job_name: name, data, job_id: jobId, opts: rest as Record<string, unknown> };
     // Without a ready connection BullMQ would wait for one: record the row pending and let the reconciler publish it.
     if (producer.redis.status !== 'ready') {
       await recordOutbox(pool, row);

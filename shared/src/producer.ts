@@ -32,6 +32,14 @@ export interface Producer {
  * Producers fail fast (no offline queue): a request never hangs on a Redis outage. `onError` hears connection
  * errors, which would otherwise be unhandled 'error' events.
  */
+/** The registry's deterministic job id for a command, prefixed by `idScope` when the caller gives one. */
+export function jobIdFor<Q extends QueueName>(queue: Q, data: JobOf<Q>['data'], idScope?: string): string {
+  const id = jobOptions(queue, data).jobId as string;
+  if (!idScope) return id;
+  if (idScope.includes(':')) throw new Error(`invalid job id scope '${idScope}'`);
+  return `${idScope}-${id}`;
+}
+
 export function createProducer(redisUrl: string, prefix: string, onError: (err: Error) => void): Producer {
   const redis = redisConnection(redisUrl, 'producer');
   redis.on('error', onError);
@@ -42,11 +50,7 @@ export function createProducer(redisUrl: string, prefix: string, onError: (err: 
     async enqueue(queue, name, data, opts) {
       if (name !== QUEUES[queue].job) throw new Error(`queue ${queue} has no job ${name}`);
       const { idScope, ...rest } = opts ?? {};
-      const options = { ...jobOptions(queue, data), ...rest };
-      if (idScope) {
-        if (idScope.includes(':')) throw new Error(`invalid job id scope '${idScope}'`);
-        options.jobId = `${idScope}-${options.jobId}`;
-      }
+      const options = { ...jobOptions(queue, data), ...rest, jobId: jobIdFor(queue, data, idScope) };
       const job = await queues[queue].add(name, data, options);
       return job.id ?? '';
     },
