@@ -73,9 +73,11 @@ for (const kills of process.env.FAULT_KILLS ? [Number(process.env.FAULT_KILLS)] 
     // Batches of the killed attempts are failed by the reconciler, not left running.
     await waitFor('no batch left running', async () => (await batches('running')) === 0, 15_000);
     t.equal(await batches('failed'), (await started()) - 1, 'every killed attempt is marked failed');
-    // The commit queued its follow-ups in the outbox, and the reconciler published them.
-    const { rows: follow } = await pool.query<{ queue: string; published: boolean }>(
-      `SELECT queue, published_at IS NOT NULL AS published FROM outbox WHERE queue IN ('anomaly-detect', 'alert-evaluate') ORDER BY queue`);
+    // The commit queued its follow-ups in the outbox, and the reconciler published them (on its next pass: wait for it).
+    const followUps = async () => (await pool.query<{ queue: string; published: boolean }>(
+      `SELECT queue, published_at IS NOT NULL AS published FROM outbox WHERE queue IN ('anomaly-detect', 'alert-evaluate') ORDER BY queue`)).rows;
+    await waitFor('the follow-ups to be published', async () => (await followUps()).filter((r) => r.published).length === 2, 15_000).catch(() => undefined);
+    const follow = await followUps();
     t.same(follow, [{ queue: 'alert-evaluate', published: true }, { queue: 'anomaly-detect', published: true }], 'follow-ups recorded by the commit and published');
   });
 }
