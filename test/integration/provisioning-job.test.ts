@@ -31,6 +31,16 @@ async function startProvisioningWorker(t: Parameters<typeof build>[0], app: Fast
   t.teardown(() => host.close());
 }
 
+/** The notify job of that id once it is queued (or undefined after 10 s). */
+async function waitForJob(app: FastifyInstance, jobId: string) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const job = await app.producers.queues.notify.getJob(jobId);
+    if (job || Date.now() > deadline) return job;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** The customer's rows as [project_name, state, step_label] once none is Approved or Creating any more. */
 async function settled(app: FastifyInstance, token: string, customer: string) {
   const deadline = Date.now() + 30_000;
@@ -60,7 +70,8 @@ t.test('approved requests are created by the worker on the local cloud and end A
   for (const [i, env] of ['dev', 'prod'].entries()) {
     const project = `acme-retail-webshop-${env}`;
     t.same(await countLocalCloud(app.env.pool, project), { projects: 1, budgets: 1, billing_links: 1, quotas: 2, owners: ['user:alice@acme.example'] }, project);
-    const mail = await app.producers.queues.notify.getJob(`notify-provisioning-active-${ids[i]}`);
+    // The job queues its e-mail right after it records Active: the row can be read a moment before the mail is queued.
+    const mail = await waitForJob(app, `notify-provisioning-active-${ids[i]}`);
     t.match(mail?.data, { to: ['alice@acme.example'], subject: `Project ${project} successfully created`, text: /in folder analytics for Acme Corp/ });
   }
   t.same((await listProvisionedProjects(app.env.pool, 'acme-corp')).map((p) => p.project_id), ['acme-retail-webshop-dev', 'acme-retail-webshop-prod']);
