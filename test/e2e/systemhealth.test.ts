@@ -127,11 +127,17 @@ t.test('System Health in Chromium', async (t) => {
   // A run that cannot happen: the server's detail in a browser alert (spec 000 §8).
   await host.close();
   workerRunning = false;
-  const dialog = page.waitForEvent('dialog');
-  await panel.getByRole('button', { name: 'Rebuild Dashboard' }).click();
-  const alert = await dialog;
-  t.equal(alert.type(), 'alert');
-  t.equal(alert.message(), 'No worker is running the monitoring queue; try again later');
-  await alert.dismiss();
+  // The alert is answered in its own handler: an open alert blocks the page, and a click that is still waiting for the
+  // page to settle would wait for it (seen once as a 30 s click timeout).
+  const seen = new Promise<{ type: string; message: string }>((resolve) => {
+    page.once('dialog', (alert) => {
+      resolve({ type: alert.type(), message: alert.message() });
+      void alert.dismiss();
+    });
+  });
+  await panel.getByRole('button', { name: 'Rebuild Dashboard' }).click({ noWaitAfter: true });
+  const alert = await seen;
+  t.equal(alert.type, 'alert');
+  t.equal(alert.message, 'No worker is running the monitoring queue; try again later');
   await shot(page, 'after-alert');
 });
