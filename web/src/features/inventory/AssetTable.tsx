@@ -1,10 +1,10 @@
-import { Banner, Button } from '@primer/react';
-import { IssueOpenedIcon } from '@primer/octicons-react';
+import { Banner } from '@primer/react';
 import type { InventoryItem } from '@cc/shared/schemas/inventory.ts';
 import { ListTable, type ListColumn } from '../../common/list/ListTable.tsx';
 import { errorDetail } from '../../common/api-error.ts';
 import { useListAssetsQuery } from './inventoryApi.ts';
 import { useServerList } from './useServerList.ts';
+import { RaiseTicketButton } from './RaiseTicketButton.tsx';
 import { inventoryTicket } from './inventory-ticket.ts';
 import type { NewTicketPrefill } from '../tickets/prefill.ts';
 
@@ -41,11 +41,7 @@ export function AssetTable({ customer, onTicket }: { customer: string; onTicket?
         selection={list.selection(rows)}
         paging={list.paging(data?.total ?? 0)}
         actions={
-          onTicket ? (
-            <Button leadingVisual={IssueOpenedIcon} disabled={count === 0} onClick={() => onTicket(inventoryTicket(list.selectedRows))}>
-              {`Raise Ticket${count ? ` (${count})` : ''}`}
-            </Button>
-          ) : null
+          onTicket ? <RaiseTicketButton count={count} onClick={() => onTicket(inventoryTicket(list.selectedRows))} /> : null
         }
       />
     </>

@@ -1,11 +1,11 @@
-import { Banner, Button, Label } from '@primer/react';
-import { IssueOpenedIcon } from '@primer/octicons-react';
+import { Banner, Label } from '@primer/react';
 import type { RecommendationItem } from '@cc/shared/schemas/inventory.ts';
 import { ListTable, type ListColumn } from '../../common/list/ListTable.tsx';
 import { errorDetail } from '../../common/api-error.ts';
 import { formatMoney } from '../../common/numbers.ts';
 import { useListRecommendationsQuery } from './inventoryApi.ts';
 import { useServerList } from './useServerList.ts';
+import { RaiseTicketButton } from './RaiseTicketButton.tsx';
 import { recommendationTicket } from './inventory-ticket.ts';
 import type { NewTicketPrefill } from '../tickets/prefill.ts';
 import styles from './inventory.module.css';
@@ -66,11 +66,7 @@ export function RecommendationTable({ customer, onTicket }: { customer: string; 
         selection={list.selection(rows)}
         paging={list.paging(data?.total ?? 0)}
         actions={
-          onTicket ? (
-            <Button leadingVisual={IssueOpenedIcon} disabled={count === 0} onClick={() => onTicket(recommendationTicket(list.selectedRows))}>
-              {`Raise Ticket${count ? ` (${count})` : ''}`}
-            </Button>
-          ) : null
+          onTicket ? <RaiseTicketButton count={count} onClick={() => onTicket(recommendationTicket(list.selectedRows))} /> : null
         }
       />
     </>
