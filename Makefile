@@ -26,8 +26,9 @@ seed: migrate ## Load the demo entities, customers, users, 13 months of generate
 	npx tsx infra/scripts/seed.ts
 	npx tsx infra/scripts/seed-billing.ts
 
-build: install ## Build the web app into web/dist
+build: install ## Build the web app into web/dist, then print each route's gzipped JS
 	npm run build -w web
+	npx tsx test/bench/web-bundle.ts
 
 start: seed build ## Run api + worker on http://localhost:8080 (Ctrl-C stops)
 	@bash infra/scripts/start.sh

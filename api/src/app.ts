@@ -9,6 +9,7 @@ import queuesPlugin from './plugins/external/queues.ts';
 import errorHandler from './plugins/app/error-handler.ts';
 import inputPolicy, { frameworkErrors } from './plugins/app/input-policy.ts';
 import securityHeaders from './plugins/app/security-headers.ts';
+import accessCache from './plugins/app/access-cache.ts';
 import authPlugin from './plugins/app/auth.ts';
 import throttlePlugin from './plugins/app/throttle.ts';
 import routeRegistry from './plugins/app/route-registry.ts';
@@ -93,6 +94,7 @@ export async function buildApp(given: Config, opts: { logger?: boolean; logStrea
   await app.register(errorHandler);
   await app.register(inputPolicy);
   await app.register(securityHeaders);
+  await app.register(accessCache);
   await app.register(authPlugin);
   await app.register(throttlePlugin);
   await app.register(routeRegistry);

@@ -114,6 +114,7 @@ export const SETTINGS = {
   SMTP_URL: setting(url('smtp:', 'smtps:'), 'smtp://127.0.0.1:2525', 'SMTP server the notify queue sends through'),
   LOCAL_SMTP_PORT: setting(int(0, 65535), '2525', 'port of the local SMTP server (MAIL=local)'),
   MAIL_FROM: setting(str, 'CommandCenter <no-reply@commandcenter.local>', 'sender of notification e-mails'),
+  MAIL_RESEND_UNCERTAIN: setting(oneOf('false', 'true'), 'false', 'an e-mail whose sender died after handing the whole message to the SMTP relay and before recording its answer: false = counted as sent (at most once), true = sent again under the same Message-ID (at least once); docs/operations.md'),
   LOG_LEVEL: setting(oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'), 'info', 'pino log level'),
   WEB_DIST: setting(str, 'web/dist', 'built web app served by the api'),
   INVITATION_TTL_HOURS: setting(int(1, 8760), '168', 'how long an invitation link (set password, verify e-mail) stays valid'),

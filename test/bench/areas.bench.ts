@@ -2,7 +2,7 @@
  * The newer areas' read routes under autocannon, each beside a bare Fastify JSON route measured in the same run
  * (issue 13 Done when; issue 19 item 6): the inventory asset list at BENCH_ASSETS assets (default 100,000) — first
  * page and a searched, re-sorted page deep in the list —, the recommendation list, the inventory graph of a
- * BENCH_GRAPH_NODES-node estate (default 5,000), the license list (BENCH_LICENSES, default 50) and the project
+ * BENCH_GRAPH_NODES-node estate (default 5,000) plain and gzipped, the license list (BENCH_LICENSES, default 50) and the project
  * provisioning list (BENCH_PROJECTS requests, default 500).
  * The estates come from the local inventory's generator (deterministic, realistic shapes), cut to the size asked.
  */
@@ -83,18 +83,21 @@ export async function areasBench(ctx: BenchContext): Promise<void> {
     const login = await app.inject({ method: 'POST', url: '/v1/auth/login', payload: { email: 'alice@acme.example', password: DEMO_PASSWORD } });
     const headers = { authorization: `Bearer ${login.json().token}` };
 
-    const routes: [string, string][] = [
+    // [label, path, extra request headers]
+    const routes: [string, string, Record<string, string>?][] = [
       [`asset list, first page (of ${fmt(assets)})`, '/v1/asset-inventory/acme-corp/assets?offset=0&limit=100'],
       ['asset list, searched + sorted, deep page', `/v1/asset-inventory/acme-corp/assets?search=instance&sort=project_id&offset=${Math.floor(assets / 20)}&limit=100`],
       ['recommendation list, first page', '/v1/asset-inventory/acme-corp/recommendations?offset=0&limit=100'],
       [`inventory graph (${fmt(graphNodes)} assets)`, '/v1/asset-inventory/globex/visualize/'],
+      // A browser asks with Accept-Encoding: the graph is kept gzipped too (api/src/routes/inventory/graph-cache.ts).
+      [`inventory graph, gzip (${fmt(graphNodes)} assets)`, '/v1/asset-inventory/globex/visualize/', { 'accept-encoding': 'gzip' }],
       [`license list (${fmt(licenses)} licenses)`, '/v1/licenses/acme.example'],
       [`provisioning list (${fmt(projects)} requests)`, '/v1/projectprovisioning/acme-corp/'],
     ];
     // What each answer holds, so a reader sees the size of what was measured (and a broken route shows at once).
     const sizes: string[] = [];
-    for (const [label, path] of routes) {
-      const res = await fetch(`${base}${path}`, { headers });
+    for (const [label, path, extra] of routes) {
+      const res = await fetch(`${base}${path}`, { headers: { ...headers, ...extra } });
       const body = (await res.json()) as { total?: number; nodes?: unknown[]; links?: unknown[] } | unknown[];
       if (res.status !== 200) throw new Error(`${label}: ${path} answered ${res.status} ${JSON.stringify(body)}`);
       sizes.push(
@@ -109,7 +112,7 @@ export async function areasBench(ctx: BenchContext): Promise<void> {
       lines.push({ label, rps: r.requests.average, mean: r.latency.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx });
     };
     await run('bare Fastify JSON route', `${bareBase}/bare`);
-    for (const [label, path] of routes) await run(label, `${base}${path}`, headers);
+    for (const [label, path, extra] of routes) await run(label, `${base}${path}`, { ...headers, ...extra });
 
     console.log(`loaded ${fmt(assets)} assets in ${fmt(listLoad / 1000, 1)} s, the ${fmt(graphNodes)}-asset graph estate in ${fmt(graphLoad / 1000, 1)} s`);
     console.log(`autocannon 10 connections, ${duration} s each; ratio = bare req/s ÷ route req/s`);

@@ -5,7 +5,7 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { from as copyFrom } from 'pg-copy-streams';
-import { toCopyLine } from '@cc/shared/db/billing-ingest.ts';
+import { copyFromStdin, copyTableDdl, toCopyLine } from '@cc/shared/db/billing-ingest.ts';
 import { runIngest } from '../../workers/src/billing-ingest/ingest.ts';
 import { BENCH_ACCOUNT, benchRows, benchSource } from './rows.ts';
 import { fmt, type BenchContext } from './context.ts';
@@ -13,10 +13,8 @@ import { fmt, type BenchContext } from './context.ts';
 async function rawCopy(ctx: BenchContext): Promise<number> {
   const client = await ctx.pool.connect();
   try {
-    await client.query(`CREATE TABLE bench_raw (
-      provider text, provider_name text, usage_date date, project_id text, project_name text, service text, sku text,
-      cost numeric(24,12), credits numeric(24,12), currency text, invoice_month text, cost_type text,
-      project_labels jsonb, resource_labels jsonb)`);
+    // the same columns the ingest COPYs, so the raw baseline cannot drift from toCopyLine
+    await client.query(copyTableDdl('bench_raw'));
     const started = performance.now();
     async function* lines() {
       let chunk = '';
@@ -29,7 +27,7 @@ async function rawCopy(ctx: BenchContext): Promise<number> {
       }
       if (chunk) yield chunk;
     }
-    await pipeline(Readable.from(lines(), { objectMode: false }), client.query(copyFrom('COPY bench_raw FROM STDIN')));
+    await pipeline(Readable.from(lines(), { objectMode: false }), client.query(copyFrom(copyFromStdin('bench_raw'))));
     const seconds = (performance.now() - started) / 1000;
     await client.query('DROP TABLE bench_raw');
     return seconds;

@@ -4,6 +4,7 @@
  * ANOMALY_SERIES (default 100,000) the project x service series of the anomaly benchmark; BENCH_ASSETS (default
  * 100,000), BENCH_GRAPH_NODES (default 5,000), BENCH_PROJECTS (default 500) and BENCH_LICENSES (default 50) the inventory,
  * provisioning and license lists.
+ * BENCH_GROWTH (default 10000,100000,1000000,5000000) the cost-line counts of the growth table.
  * The web app's weight per route is read from the last `make build` (web/dist).
  */
 import { benchContext } from './context.ts';
@@ -13,6 +14,7 @@ import { forecastBench } from './forecast.bench.ts';
 import { anomalyDetectBench } from './anomaly-detect.bench.ts';
 import { areasBench } from './areas.bench.ts';
 import { printRouteWeights } from './web-bundle.ts';
+import { growthBench } from './growth.bench.ts';
 
 console.log('# web: gzipped JavaScript each route loads (entry + page chunk + what it draws on arrival)');
 printRouteWeights();
@@ -32,3 +34,6 @@ try {
 // Its own database: the anomaly benchmark rewrites the seeded customer's billing accounts.
 console.log('# anomaly detection: time and precision/recall vs the plain mean rule');
 await anomalyDetectBench();
+// Each size in a database of its own.
+console.log('# growth: ingest, computed chart and anomaly pass at each cost-line count (growth per ×10 lines)');
+await growthBench();

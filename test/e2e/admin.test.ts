@@ -491,6 +491,7 @@ t.test('administration end to end', async (t) => {
     await settings.getByText(ENTITY, { exact: true }).waitFor();
     t.match(await settings.innerText(), new RegExp(`Entity\\s+${ENTITY}`), 'the entity shows by its name, not its id');
     t.match(await settings.innerText(), /Business Units\s+Retail, Finance[\s\S]*Project templates\s+Standard/, 'and its project provisioning choices');
+    t.match(await settings.innerText(), /Alerts and anomalies judge\s+Billed cost/, 'and the cost basis alerts and anomalies judge, as the edit form words it');
     t.equal(await invited.getByRole('textbox').count(), 0, 'read-only: nothing to edit');
     await shot(invited, 'invited-settings');
     const refused = await invited.request.get(`${base}/v1/customers/acme-corp/`);

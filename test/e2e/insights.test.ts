@@ -181,6 +181,31 @@ t.test('insight screens in Chromium', async (t) => {
       'page sizes of spec 000 §9',
     );
     await shot(page, 'anomalies-filtered');
+
+    // The customer's currency becomes USD while the day's findings were judged in EUR, and no rate lies near the day:
+    // they cannot be shown, and the screen says so instead of an empty table that reads as 'nothing found' (issue 17).
+    const { rows: judgedIn } = await pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM anomaly WHERE customer_id = $1 AND date = $2 AND currency = 'EUR'`,
+      [ACME.customerId, DAY],
+    );
+    const saved = (await pool.query<{ currency: string; rate_date: string; rate: string; source: string; loaded_at: Date }>(`DELETE FROM fx_rate WHERE currency = 'USD' AND rate_date BETWEEN $1::date - 7 AND $1::date RETURNING currency, rate_date::text AS rate_date, rate::text AS rate, source, loaded_at`, [DAY])).rows;
+    await pool.query(`UPDATE customer SET billing_currency = 'USD' WHERE customer_id = $1`, [ACME.customerId]);
+    t.teardown(async () => {
+      await pool.query(`UPDATE customer SET billing_currency = 'EUR' WHERE customer_id = $1`, [ACME.customerId]);
+      for (const r of saved) {
+        await pool.query(`INSERT INTO fx_rate (currency, rate_date, rate, source, loaded_at) VALUES ($1, $2, $3, $4, $5)`, [r.currency, r.rate_date, r.rate, r.source, r.loaded_at]);
+      }
+    });
+    await page.reload();
+    const warning = page.getByTestId('anomalies-not-converted');
+    await warning.waitFor();
+    const n = judgedIn[0].n;
+    t.ok(n > 0, 'the day has findings judged in EUR');
+    t.match(await warning.innerText(), `Not converted: ${n} ${n === 1 ? 'anomaly' : 'anomalies'} judged in EUR`);
+    t.match(await warning.innerText(), `No EUR to USD rate within 7 days before ${DAY}:`);
+    await page.getByText(`No anomalies shown for ${DAY}`).waitFor();
+    t.pass('the empty table does not say none were found');
+    await shot(page, 'anomalies-not-converted');
   });
 
   t.test('(b) an alert made in the form sends one e-mail, even when evaluated twice', async (t) => {

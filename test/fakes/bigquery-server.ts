@@ -104,6 +104,10 @@ export async function startFakeBigQuery(o: FakeBigQueryOptions): Promise<FakeBig
       const body = await readJson(req);
       queries.push(body);
       if (body.location !== o.location) return googleError(res, 404, 'NOT_FOUND', `Not found: Dataset in location ${String(body.location)}`, 'notFound');
+      // The result's columns are the query's: a column the fake is to answer that the query does not select is
+      // refused as BigQuery refuses an unknown name, so a test's rows cannot drift from the adapter's query.
+      const missing = o.fields.find((f) => !new RegExp(`\\b${f}\\b`).test(String(body.query ?? '')));
+      if (missing) return googleError(res, 400, 'INVALID_ARGUMENT', `Unrecognized name: ${missing} at [1:1]`, 'invalidQuery');
       if (behaviour === 'inline') return send(res, 200, page(0, 'bigquery#queryResponse'));
       return send(res, 200, { kind: 'bigquery#queryResponse', jobComplete: false, jobReference });
     }

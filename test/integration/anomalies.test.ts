@@ -158,6 +158,7 @@ t.test('detection: edges of the rule, storage, e-mail once, api', async (t) => {
     t.match(mail.text_body, /p-steady \/ Compute Engine: latest daily spend 400\.00 EUR, mean daily spend 100\.00 EUR \(\+300\.00%\)/);
     t.match(mail.text_body, 'http://cc.test/anomalydetection?customer=acme-corp&billing_account=', 'the link opens on this customer and account');
     t.match(mail.html_body, /<td>p-steady<\/td><td>Compute Engine<\/td>/);
+    t.match(mail.text_body, /^Cost basis: Billed$/m, 'the basis the day was judged on (the customer default)');
     const unsent = await pool.query('SELECT count(*)::int AS n FROM anomaly WHERE flagged AND notified_at IS NULL');
     t.equal(unsent.rows[0].n, 0);
   });

@@ -253,7 +253,7 @@ t.test('a malformed file is rejected whole, with line numbers; earlier data stay
   t.match((err as IngestRejected).errors, [
     { reason: "unknown currency 'XYZ'" },
     { reason: 'missing ChargePeriodStart' },
-    { reason: /^cost 'abc0\.00000\d+' is not a number$/ },
+    { reason: /^BilledCost 'abc0\.00000\d+' is not a number$/ },
     { reason: 'has 10 fields, the header has 44' },
   ]);
   t.same(await spendByProvider(pool, 'cost_daily', GLOBEX.billingAccountId), before, 'nothing of the bad file loaded');
@@ -281,7 +281,7 @@ t.test('a malformed file is rejected whole, with line numbers; earlier data stay
   );
   t.equal(cli.code, 1);
   t.match(cli.stderr, /rejected: 4 bad lines; nothing was loaded/);
-  t.match(cli.stderr, /line 7: unknown currency 'XYZ'\n\s+line 8: missing ChargePeriodStart\n\s+line 9: cost 'abc/);
+  t.match(cli.stderr, /line 7: unknown currency 'XYZ'\n\s+line 8: missing ChargePeriodStart\n\s+line 9: BilledCost 'abc/);
   t.equal(await lineCount(pool, GLOBEX.billingAccountId), lines);
 });
 

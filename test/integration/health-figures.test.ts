@@ -73,8 +73,9 @@ async function seed(pool: Pool) {
 /** The project figures again, written another way: one day at a time over generate_series, in SQL and per project. */
 async function independentProjects(pool: Pool) {
   const { rows } = await pool.query(
+    // the customer's display currency is EUR and no USD rate is stored: only the EUR rows are in the figures
     `WITH keys AS (SELECT DISTINCT project_id, currency FROM cost_daily
-                    WHERE customer_id = $1 AND billing_account_id IN ('ACC-A', 'ACC-B') AND usage_date BETWEEN $2::date - 29 AND $2::date),
+                    WHERE customer_id = $1 AND billing_account_id IN ('ACC-A', 'ACC-B') AND usage_date BETWEEN $2::date - 29 AND $2::date AND currency = 'EUR'),
           per_day AS (SELECT k.project_id, k.currency, g.day::date AS day,
                              (SELECT COALESCE(sum(cost) + sum(credits), 0) FROM cost_daily d WHERE d.customer_id = $1 AND d.billing_account_id IN ('ACC-A', 'ACC-B')
                                AND d.project_id = k.project_id AND d.currency = k.currency AND d.usage_date = g.day::date) AS spend
@@ -104,7 +105,14 @@ t.test('health figures agree with independent SQL and hand-counted rows', async 
 
   const expected = await independentProjects(pool);
   t.same(f.projects.map(({ project_name: _n, open_anomalies: _a, ...rest }) => rest), expected, 'spend, mean and month to date');
-  t.same(f.projects.map((p) => [p.project_id, p.currency, p.open_anomalies]), [['p-alpha', 'EUR', 2], ['p-alpha', 'USD', 0], ['p-beta', 'EUR', 0], ['p-gamma', 'EUR', 0]]);
+  t.same(f.projects.map((p) => [p.project_id, p.currency, p.open_anomalies]), [['p-alpha', 'EUR', 2], ['p-beta', 'EUR', 0], ['p-gamma', 'EUR', 0]]);
+  t.equal(f.currency, 'EUR');
+  t.same(
+    f.unconverted,
+    [{ currency: 'USD', amount: '11.11', missing_from: '2026-03-12', missing_to: '2026-03-12',
+       message: 'No USD to EUR rate within 7 days before the usage days on 2026-03-12: 11.11 USD is not converted and not included in the figures.' }],
+    'USD spend without a rate is shown apart, never added',
+  );
   const gamma = f.projects.find((p) => p.project_id === 'p-gamma')!;
   t.same(gamma, { project_id: 'p-gamma', project_name: 'Gamma', currency: 'EUR', yesterday_spend: '5.00', mean_28d: '0.00', mean_days: 0, month_to_date: '5.00', open_anomalies: 0 });
   t.equal(f.projects.find((p) => p.project_id === 'p-beta')!.mean_days, 9, 'a young project is averaged over the days since it was first seen');

@@ -1,7 +1,9 @@
 /** The inventory routes over a local sync of acme-corp: lists with filter, sort and paging, graph, node, history, status. */
 import t, { type Test } from 'tap';
+import { gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { encodeNodeId } from '@cc/shared/inventory/graph.ts';
+import { failSyncRun, replaceSnapshot, startSyncRun } from '@cc/shared/db/inventory/snapshot.ts';
 import { localInventorySource } from '../../workers/src/adapters/inventory/local.ts';
 import { syncInventory } from '../../workers/src/inventory/sync.ts';
 import { build, login, bearer } from '../helper.ts';
@@ -92,6 +94,7 @@ t.test('graph, node (the * encoding) and history; a node of another customer is 
 
   // The admin may see globex, which has no such asset: the node of acme-corp is not found there.
   await app.env.pool.query(`UPDATE customer SET inventory = true, gcp_service_account = true WHERE customer_id = 'globex'`);
+  await app.access.publish(); // a write outside the api: the access epoch moves before the next request (NOTIFY may lag)
   res = await get(app, admin, `/v1/asset-inventory/globex/node/${encodeNodeId(vm.id)}`);
   t.same([res.statusCode, res.json()], [404, { detail: 'Inventory node not found' }]);
   const bob = await login(app, 'bob@initech.example');
@@ -120,6 +123,7 @@ t.test('the flag: off refuses; the status says when the first sync runs; only an
   t.same(job?.data, { customer_id: 'acme-corp' }, 'the sync is queued');
 
   await app.env.pool.query(`UPDATE customer SET inventory = false WHERE customer_id = 'acme-corp'`);
+  await app.access.publish(); // a write outside the api: the access epoch moves before the next request (NOTIFY may lag)
   for (const path of ['assets', 'recommendations', 'visualize/', 'node/x', 'history/x']) {
     res = await get(app, alice, `/v1/asset-inventory/acme-corp/${path}`);
     t.same([res.statusCode, res.json()], [403, { detail: 'Inventory is disabled for this customer' }], path);
@@ -127,4 +131,42 @@ t.test('the flag: off refuses; the status says when the first sync runs; only an
   t.match((await get(app, alice, '/v1/asset-inventory/acme-corp/sync')).json(), { inventory: false });
   res = await app.inject({ method: 'POST', url: '/v1/asset-inventory/acme-corp/sync', headers: bearer(admin) });
   t.equal(res.statusCode, 403);
+});
+
+t.test('the graph follows each new snapshot: kept per snapshot version, never served stale', async (t) => {
+  const { app } = await syncedApp(t);
+  const alice = await login(app, 'alice@acme.example');
+  const url = '/v1/asset-inventory/acme-corp/visualize/';
+  const ids = (body: { nodes: { id: string }[] }) => new Set(body.nodes.map((n) => n.id));
+
+  const first = await get(app, alice, url);
+  t.equal(first.statusCode, 200, first.body);
+  t.match(first.headers['content-type'], /^application\/json/, 'sent as JSON');
+  t.equal((await get(app, alice, url)).body, first.body, 'asked again: the same graph');
+  const zipped = await app.inject({ method: 'GET', url, headers: { ...bearer(alice), 'accept-encoding': 'gzip, deflate, br' } });
+  t.equal(zipped.headers['content-encoding'], 'gzip', 'gzipped for a client that accepts it');
+  t.equal(gunzipSync(zipped.rawPayload).toString('utf8'), first.body, 'the same graph once unzipped');
+  t.ok(zipped.rawPayload.length < first.body.length / 5, 'and much smaller');
+
+  // A failed run leaves the snapshot, and so the graph, as it was.
+  await failSyncRun(app.env.pool, await startSyncRun(app.env.pool, 'acme-corp', 'local'), 'upstream down');
+  t.equal((await get(app, alice, url)).body, first.body, 'a failed sync changes nothing');
+
+  // The next snapshot holds one VM fewer: the graph loses its node at once.
+  const before = ids(first.json());
+  const { rows } = await app.env.pool.query<{ asset_name: string }>(
+    `SELECT asset_name FROM inventory_asset WHERE customer_id = 'acme-corp' AND asset_type = 'compute.googleapis.com/Instance' ORDER BY asset_name LIMIT 1`,
+  );
+  const gone = rows[0]!.asset_name;
+  t.ok(before.has(gone), 'the VM is a node before');
+  const source = localInventorySource(app.env.pool);
+  const scope = { customerId: 'acme-corp', serviceAccountEmail: '', currency: 'EUR' };
+  const assets = await source.listAssets(scope);
+  await replaceSnapshot(app.env.pool, 'acme-corp', await startSyncRun(app.env.pool, 'acme-corp', 'local'), {
+    assets: assets.filter((a) => a.asset_name !== gone),
+    recommendations: await source.listRecommendations(scope, assets),
+  });
+  const after = ids((await get(app, alice, url)).json());
+  t.notOk(after.has(gone), 'the VM removed upstream is no longer a node');
+  t.equal(after.size, before.size - 1, 'and nothing else changed');
 });

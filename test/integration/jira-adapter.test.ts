@@ -160,10 +160,7 @@ t.test('the sync job writes tickets to Jira once, even when retried', async (t) 
   jira.loseNextCreateAnswer();
   await t.rejects(syncTicket(deps, ticket.id), /answered 502/);
   t.equal(jira.issues.size, 1);
-  // at once, search does not show the new issue yet: the retry waits instead of creating a second one
-  await t.rejects(syncTicket(deps, ticket.id), { name: 'CreateNotSettled' });
-  t.equal(jira.issues.size, 1);
-  await new Promise((r) => setTimeout(r, 500));
+  // at once, search does not show the new issue yet: the retry reads it by key instead of creating a second one
   const first = await syncTicket(deps, ticket.id);
   t.match(first, { key: 'MSP-1', created: false, comments: 1, attachments: 1 });
   t.equal(jira.issues.size, 1, 'found again by its label, not created twice');
@@ -185,7 +182,9 @@ t.test('the sync job writes tickets to Jira once, even when retried', async (t) 
   t.equal(issue.comments.length, 3);
   t.match(await view(), { sync_state: 'synced' });
 
-  // an engineer answers and resolves in Jira; the pull brings it back
+  // an engineer answers and resolves in Jira; the pull brings it back. The pull searches, and the search index shows
+  // MSP-1 only 400 ms after its creation (indexLag above): on a fast machine everything so far takes less than that.
+  await new Promise((r) => setTimeout(r, 500));
   jira.engineerComment('MSP-1', 'Disk extended to 500 GB');
   jira.engineerSet('MSP-1', { status: 'Resolved', assignee: 'Erin Engineer' });
   const pulled = await pullChanges(deps);

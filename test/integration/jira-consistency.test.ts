@@ -130,24 +130,42 @@ t.test('a crash between create and record never makes a second issue', async (t)
   t.equal(jira.issues.size, 1, 'one issue');
 
   // 2. The worker died before the answer arrived (here: the answer is lost and a new adapter, with nothing in memory,
-  // retries): search cannot see the issue yet and nothing can name it, so the sync waits instead of creating.
+  // retries): search cannot see the issue yet and nothing can name it in reconcileIssues; the sync reads the issues
+  // numbered above the highest it had recorded, by key, and finds it.
   jira.indexLag(800);
   const second = await raise(app, alice, 'acme-corp');
   jira.loseNextCreateAnswer();
   await t.rejects(syncTicket(deps, second.id), /answered 502/);
   const restarted = { ...deps, system: adapter(jira.url) };
-  await t.rejects(syncTicket(restarted, second.id), { name: 'CreateNotSettled', message: /search does not show it yet/ });
+  t.match(await syncTicket(restarted, second.id), { key: 'MSP-2', created: false }, 'found by key while search cannot see it');
   t.equal(jira.issues.size, 2, 'no second issue for the same ticket');
+  // Without the lookup by key the sync still waits for the index rather than create (the settle time).
+  const third0 = await raise(app, alice, 'acme-corp');
+  jira.loseNextCreateAnswer();
+  await t.rejects(syncTicket(deps, third0.id), /answered 502/);
+  const searchOnly = { ...restarted, system: { ...adapter(jira.url), findCreatedAfter: undefined } };
+  await t.rejects(syncTicket(searchOnly, third0.id), { name: 'CreateNotSettled', message: /search does not show it yet/ });
   await new Promise((r) => setTimeout(r, 900));
-  t.match(await syncTicket(restarted, second.id), { key: 'MSP-2', created: false }, 'found once the index caught up');
+  t.match(await syncTicket(searchOnly, third0.id), { created: false }, 'found once the index caught up');
   t.equal((await pool.query('SELECT jira_create_sent_at FROM ticket WHERE id = $1', [second.id])).rows[0].jira_create_sent_at, null, 'the uncertain create is settled');
 
-  // Control: the same situation without the wait makes the duplicate the wait prevents (so the test can fail).
+  // 3. The index lags longer than the wait (15 minutes; the wait is cut to nothing): the lost issue is read by key
+  // above the highest number recorded before its create (GET /issue/{key} does not use the index), not made again.
+  jira.indexLag(15 * 60_000);
   const third = await raise(app, alice, 'acme-corp');
   jira.loseNextCreateAnswer();
   await t.rejects(syncTicket(deps, third.id), /answered 502/);
-  await syncTicket({ ...restarted, createSettleMs: 0 }, third.id);
-  t.equal([...jira.issues.values()].filter((i) => i.fields.labels.includes(`cc-${third.id}`)).length, 2, 'without the wait: a second issue');
+  const late = { ...deps, system: adapter(jira.url), createSettleMs: 0 };
+  t.match(await syncTicket(late, third.id), { key: 'MSP-4', created: false }, 'found by key while search still cannot see it');
+  t.equal([...jira.issues.values()].filter((i) => i.fields.labels.includes(`cc-${third.id}`)).length, 1, 'no second issue after the wait');
+
+  // Control: the same situation with only the search and the wait makes the duplicate (so the test can fail).
+  const fifth = await raise(app, alice, 'acme-corp');
+  jira.loseNextCreateAnswer();
+  await t.rejects(syncTicket(deps, fifth.id), /answered 502/);
+  await syncTicket({ ...late, system: { ...adapter(jira.url), findCreatedAfter: undefined } }, fifth.id);
+  t.equal([...jira.issues.values()].filter((i) => i.fields.labels.includes(`cc-${fifth.id}`)).length, 2, 'search alone: a second issue');
+  jira.indexLag(800);
 
   // A refused create (4xx) made nothing: the next run creates at once.
   const fourth = await raise(app, alice, 'acme-corp');

@@ -53,6 +53,7 @@ t.test('customers and claims', async (t) => {
 
   // A user whose claims are not initialised yet: only set_claims helps.
   await app.env.pool.query("UPDATE app_user SET claims = NULL WHERE id = 'alice@acme.example'");
+  await app.access.publish(); // a write outside the api: the access epoch moves before the next request (NOTIFY may lag)
   const waiting = await app.inject({ url: '/v1/customers/', headers: bearer(alice) });
   t.same(waiting.json(), { detail: 'Your user account is being initialised' });
   const set = await app.inject({ method: 'POST', url: '/v1/customers/set_claims/', headers: bearer(alice) });
@@ -61,6 +62,7 @@ t.test('customers and claims', async (t) => {
 
   // A role change takes effect on the next request once update_claims has run.
   await app.env.pool.query("UPDATE app_user SET role = 'customerViewer' WHERE id = 'alice@acme.example'");
+  await app.access.publish(); // a write outside the api: the access epoch moves before the next request (NOTIFY may lag)
   const upd = await app.inject({ method: 'POST', url: '/v1/customers/update_claims/', headers: bearer(admin), payload: { user_id: 'Alice@acme.example' } });
   t.equal(upd.statusCode, 200);
   t.equal(upd.json().claims.role, 'customerViewer');

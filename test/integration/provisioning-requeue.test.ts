@@ -34,12 +34,13 @@ t.test('an approval saved while Redis was down is re-queued once and ends Active
   const [alice, admin] = await Promise.all([login(down, 'alice@acme.example'), login(down, 'admin@commandcenter.local')]);
   const created = await down.inject({ method: 'POST', url: '/v1/asset-inventory/project/create', headers: bearer(alice), payload: BODY });
   const id = created.json().id as string;
-  // Redis goes away: the approval commits, the durable enqueue refuses with 503 (issue 18), and its job is not added.
+  // Redis goes away: the approval and its job commit together as an outbox row (issue 18); Redis gets no job.
   down.producers.redis.disconnect();
   const approved = await down.inject({ method: 'POST', url: '/v1/projectprovisioning/acme-corp/approve', headers: bearer(admin), payload: { ids: [id] } });
-  t.equal(approved.statusCode, 503, 'the job could not be queued: unavailable, not an internal error');
-  t.type(approved.json().detail, 'string');
+  t.equal(approved.statusCode, 200, 'accepted durably');
   t.equal((await findProjectRequest(pool, id))?.state, 'Approved', 'the approval stands');
+  const { rows: owed } = await pool.query<{ job_id: string }>(`SELECT job_id FROM outbox WHERE queue = 'provisioning' AND published_at IS NULL`);
+  t.same(owed, [{ job_id: `provision-${id}` }], 'its job is pending in the outbox (a worker’s reconciler would publish it)');
 
   const producer = createProducer(REDIS_URL, config.QUEUE_PREFIX, () => {});
   t.teardown(() => producer.close());

@@ -44,7 +44,7 @@ const localSmtp = config.MAIL === 'local' && queues.includes('notify') ? await s
 const smtpUrl = localSmtp ? `smtp://127.0.0.1:${localSmtp.port}` : config.SMTP_URL;
 const relay = smtpMailer(smtpUrl, config.MAIL_FROM);
 // The local server keeps what it received in PostgreSQL, so an attempt cut short by a crash can be checked there.
-const mailer = localSmtp ? { ...relay, wasDelivered: (messageId: string) => localMailHas(pool, messageId) } : relay;
+const mailer = localSmtp ? { ...relay, wasDelivered: (messageId: string) => localMailHas(pool, messageId) } : { ...relay, resendUncertain: config.MAIL_RESEND_UNCERTAIN === 'true' };
 const producer = createProducer(config.REDIS_URL, config.QUEUE_PREFIX, (err) => log.warn({ err }, 'redis connection error (producer)'));
 // Follow-ups (e-mails, detections) are recorded in the outbox before BullMQ sees them: a Redis outage loses none.
 const enqueue = durableEnqueue(pool, producer, { onPublishError: (err, row) => log.warn({ err, ...row }, 'enqueue deferred to the reconciler') });

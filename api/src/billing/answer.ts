@@ -4,19 +4,22 @@
  * (months.ts) and every part of the answer reads that plan.
  */
 import type { Pool } from '@cc/shared/db/pool.ts';
-import { currencyParts, dailyTotals, exportRows, labelCells, monthTotals, type SpendFilter } from '@cc/shared/db/billing-query.ts';
+import { currencyParts, dailyTotals, exportRows, monthTotals, type ConvertedSpend, type SpendFilter } from '@cc/shared/db/billing-query.ts';
 import { buildChart } from '@cc/shared/billing/chart.ts';
 import { buckets, monthStart } from '@cc/shared/billing/periods.ts';
 import { forecastMonth, HISTORY_WEEKS, monthToDate } from '@cc/shared/billing/forecast.ts';
 import { applyDiscount, sortedTiers } from '@cc/shared/billing/discounts.ts';
 import { formatUnits, toUnits, unitsToDecimal, type Units } from '@cc/shared/billing/money.ts';
 import { addDays } from '@cc/shared/time.ts';
-import type { BillingMonth, ChartPayload, ExportAnswer } from '@cc/shared/schemas/billing.ts';
+import { COST_BASIS_LABELS, type BillingMonth, type CostBasis, type ChartPayload, type ExportAnswer } from '@cc/shared/schemas/billing.ts';
 import type { AccountContext } from './account.ts';
 import type { ChartSettings } from './settings.ts';
 import { planMonths, type MonthPlan } from './months.ts';
 import { seriesCells, spendFilter, type ChartBody, type ChartKind } from './cells.ts';
 import { conversionOf } from './conversion.ts';
+
+/** The export column saying which basis (COST_BASIS_LABELS, the settings drawer's words) every Spend of the file is on. */
+export const COST_BASIS_HEADER = 'Cost Basis';
 
 /** Daily totals of the current month and the 4 weeks before today (month-to-date and forecast), up to yesterday. */
 async function recentDays(pool: Pool, f: SpendFilter, s: ChartSettings): Promise<Map<string, Units>> {
@@ -85,11 +88,29 @@ export async function chartAnswer(pool: Pool, ctx: AccountContext, s: ChartSetti
     months: monthRows(ctx, s, plan, invoiceDaily ?? daily, invoicePast ?? past),
     range: s.range,
     currency: ctx.customer.billing_currency,
+    cost_basis: s.basis,
     conversion: conversionOf(parts, ctx.customer.billing_currency),
     billing_dashboard_type: ctx.customer.billing_dashboard_type,
     tiers: ctx.customer.billing_dashboard_type === 'Tier Discount' ? sortedTiers(ctx.customer.tiers) : [],
     top: s.top,
   };
+}
+
+/** The columns every export ends with after its own: Spend, Currency, the row's conversion and its Cost Basis. */
+export const CONVERSION_HEADERS = ['Spend', 'Currency', 'Original Spend', 'Original Currency', 'Rate', 'Rate Date', 'Rate Source', COST_BASIS_HEADER];
+
+/** A row's CONVERSION_HEADERS cells; Spend and Rate blank when no rate lies within 7 days. */
+export function conversionCells(r: ConvertedSpend, currency: string, basis: CostBasis): string[] {
+  return [
+    r.spend === null ? '' : formatUnits(toUnits(r.spend)),
+    currency,
+    formatUnits(toUnits(r.original)),
+    r.currency,
+    r.rate === null ? '' : unitsToDecimal(toUnits(r.rate)),
+    r.rate_date ?? '',
+    r.source ?? '',
+    COST_BASIS_LABELS[basis],
+  ];
 }
 
 /**
@@ -103,31 +124,14 @@ export async function serviceExport(pool: Pool, ctx: AccountContext, s: ChartSet
   const currency = ctx.customer.billing_currency;
   return {
     // the spec's six columns first, then the conversion of the row
-    headers: ['Date', 'Project ID', 'Project Name', 'Service', 'Spend', 'Currency', 'Original Spend', 'Original Currency', 'Rate', 'Rate Date', 'Rate Source'],
+    headers: ['Date', 'Project ID', 'Project Name', 'Service', ...CONVERSION_HEADERS],
     rows: rows.map((r) => [
       r.bucket,
       r.project_id,
       r.project_name,
       r.service,
-      r.spend === null ? '' : formatUnits(toUnits(r.spend)),
-      currency,
-      formatUnits(toUnits(r.original)),
-      r.currency,
-      r.rate === null ? '' : unitsToDecimal(toUnits(r.rate)),
-      r.rate_date ?? '',
-      r.source ?? '',
+      ...conversionCells(r, currency, s.basis),
     ]),
-  };
-}
-
-/** Export of the Project Labels with Project detail: one row per bucket × project × label value (blank: unlabelled). */
-export async function projectLabelExport(pool: Pool, ctx: AccountContext, s: ChartSettings, body: ChartBody): Promise<ExportAnswer> {
-  const f = spendFilter(ctx, s, 'project_label_details', body);
-  const rows = await labelCells(pool, f, { from: s.range.start_date, to: s.range.end_date, granularity: s.range.granularity }, { kind: 'project', key: body.label ?? '' });
-  const currency = ctx.customer.billing_currency;
-  return {
-    headers: ['Date', 'Project Label', 'Label Value', 'Project ID', 'Project Name', 'Spend', 'Currency'],
-    rows: rows.map((r) => [r.bucket, body.label ?? '', r.label_value ?? '', r.project_id, r.project_name, formatUnits(toUnits(r.spend)), currency]),
   };
 }
 
@@ -142,6 +146,8 @@ export function chartCacheSettings(ctx: AccountContext, s: ChartSettings, kind: 
     range: s.range,
     today: s.today,
     top: s.top,
+    // billed and amortised answers differ for the same settings
+    basis: s.basis,
     body: { ...body, services: [...(body.services ?? [])].sort(), projects: [...(body.projects ?? [])].sort() },
     viewer: ctx.viewer,
     customer: ctx.customer,

@@ -37,6 +37,7 @@ export function spendFilter(ctx: AccountContext, s: ChartSettings, kind: ChartKi
     projects: body.projects ?? [],
     viewer: ctx.viewer,
     currency: ctx.customer.billing_currency,
+    basis: s.basis,
   };
 }
 

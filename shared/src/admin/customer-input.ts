@@ -3,6 +3,7 @@
  * is only ever stored whole and consistent. Pure functions: the repository writes what `resolveCustomer` returns.
  */
 import { CURRENCIES, DEFAULT_CURRENCY } from '../constants.ts';
+import type { CostBasis } from '../schemas/billing.ts';
 import { isEmail, EMAIL_NOT_VALID } from './emails.ts';
 import { InputError } from './input-error.ts';
 import { customerProblem, customerRequired, DASHBOARD_TYPE_ALIASES } from './customer-messages.ts';
@@ -41,6 +42,8 @@ export interface CustomerRecord {
   anomaly_detection: boolean;
   minimum_anomaly_threshold: number;
   minimum_value_toggled_anomaly: number;
+  /** What alert quotas and anomaly detection judge: billed (cash, as invoiced) or amortised (docs/decisions-billing.md). */
+  billing_cost_basis: CostBasis;
   business_units: string[];
   products: string[];
   env: string[];
@@ -77,6 +80,7 @@ export const CUSTOMER_DEFAULTS: Omit<CustomerRecord, 'customer_id' | 'customer_n
   anomaly_detection: false,
   minimum_anomaly_threshold: 20,
   minimum_value_toggled_anomaly: 10,
+  billing_cost_basis: 'billed',
   business_units: [],
   products: [],
   env: [],
@@ -232,6 +236,7 @@ export function resolveCustomer(input: CustomerInput, base: CustomerRecord): Cus
     anomaly_detection: pick('anomaly_detection'),
     minimum_anomaly_threshold: pick('minimum_anomaly_threshold'),
     minimum_value_toggled_anomaly: pick('minimum_value_toggled_anomaly'),
+    billing_cost_basis: pick('billing_cost_basis'),
     business_units: cleanList(pick('business_units')),
     products: cleanList(pick('products')),
     env: cleanList(pick('env')),

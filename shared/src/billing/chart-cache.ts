@@ -16,9 +16,11 @@ export const billingVersionKey = (prefix: string, billingAccountId: string) => `
 /** One counter for every account: loading rates can change any converted figure of any account. */
 export const fxRatesVersionKey = (prefix: string) => `${prefix}:billing-cache:fx-ver`;
 
+/** The settings' part of a key: a digest, since settings can be long. */
+const digestOf = (settings: unknown) => createHash('sha256').update(JSON.stringify(settings)).digest('hex').slice(0, 32);
+
 export function chartCacheKey(prefix: string, customerId: string, billingAccountId: string, version: string, settings: unknown): string {
-  const digest = createHash('sha256').update(JSON.stringify(settings)).digest('hex').slice(0, 32);
-  return `${prefix}:billing-cache:chart:${customerId}:${billingAccountId}:v${version}:${digest}`;
+  return `${prefix}:billing-cache:chart:${customerId}:${billingAccountId}:v${version}:${digestOf(settings)}`;
 }
 
 export interface CachedJson {
@@ -27,9 +29,20 @@ export interface CachedJson {
   hit: boolean;
 }
 
+/**
+ * The caller's access state read in the lookup's own round trip (the api's hot path): the access epoch and the
+ * session-ended marker keys; `check` sees their values before any answer is used or computed and throws to refuse.
+ * Without Redis there is no confirmation, so the lookup's failure is thrown instead of computing uncached.
+ */
+export interface AccessCheck {
+  epochKey: string;
+  sessionEndedKey: string;
+  check(state: { epoch: string | null; ended: boolean }): void;
+}
+
 export interface ChartCache {
   /** The cached answer for the settings, or `compute`'s (then stored). */
-  cachedJson(target: { customerId: string; billingAccountId: string }, settings: unknown, compute: () => Promise<unknown>): Promise<CachedJson>;
+  cachedJson(target: { customerId: string; billingAccountId: string }, settings: unknown, compute: () => Promise<unknown>, access?: AccessCheck): Promise<CachedJson>;
   /** Drops every cached answer of the account; call once its new data is committed. */
   invalidate(billingAccountId: string): Promise<void>;
   /** Drops every cached answer of every account; call once newly loaded exchange rates are committed. */
@@ -58,23 +71,55 @@ async function whenReady(redis: Redis, ms = 3000): Promise<void> {
  * version from PostgreSQL (bumped by the ingest's own commit, migration 040): with it in the key, no cached answer
  * outlives a commit even if the process that committed died before it could touch Redis.
  */
+/**
+ * One round trip for a lookup: KEYS[1] the account's counter, KEYS[2] the rates counter; ARGV[1] the key up to its
+ * version, ARGV[2] the committed data version ('' when none), ARGV[3] the settings digest. Returns the key (so a miss
+ * stores under exactly the key looked up) and the answer or nil. The key is built as chartCacheKey builds it.
+ * With KEYS[3] (access epoch) and KEYS[4] (session-ended marker) it also returns their values: the api's hot path
+ * confirms the caller's access in this same round trip (AccessCheck).
+ */
+const LOOKUP = `
+local version = (redis.call('GET', KEYS[1]) or '0') .. '.' .. (redis.call('GET', KEYS[2]) or '0')
+if ARGV[2] ~= '' then version = ARGV[2] .. '.' .. version end
+local key = ARGV[1] .. ':v' .. version .. ':' .. ARGV[3]
+local found = redis.call('GET', key)
+-- false, not nil: a nil would end the array early; Redis answers false as a nil element.
+if KEYS[3] then return {key, found or false, redis.call('GET', KEYS[3]) or false, redis.call('EXISTS', KEYS[4])} end
+return {key, found}`;
+const LOOKUP_SHA = createHash('sha1').update(LOOKUP).digest('hex');
+
+type Found = [string, string | null, (string | null)?, number?];
+
+/** EVALSHA (the script's 40-character digest instead of its text on every hit), EVAL once Redis has not seen it. */
+async function lookup(redis: Redis, keys: string[], args: string[]): Promise<Found> {
+  try {
+    return (await redis.evalsha(LOOKUP_SHA, keys.length, ...keys, ...args)) as Found;
+  } catch (err) {
+    if (!String((err as Error).message).startsWith('NOSCRIPT')) throw err;
+    return (await redis.eval(LOOKUP, keys.length, ...keys, ...args)) as Found;
+  }
+}
+
 export function chartCache(redis: Redis, prefix: string, log: WarnLog, dataVersion?: (billingAccountId: string) => Promise<string>): ChartCache {
   return {
-    async cachedJson(target, settings, compute) {
+    async cachedJson(target, settings, compute, access) {
       let key: string | null = null;
       const committed = dataVersion ? await dataVersion(target.billingAccountId) : null;
+      const keys = [billingVersionKey(prefix, target.billingAccountId), fxRatesVersionKey(prefix)];
+      if (access) keys.push(access.epochKey, access.sessionEndedKey);
+      let found: Found;
       try {
-        const [account, rates] = await redis.mget(billingVersionKey(prefix, target.billingAccountId), fxRatesVersionKey(prefix));
         // The committed data version (PostgreSQL) keeps a crash between COMMIT and the counter bump from serving stale bars.
-        const counters = `${account ?? '0'}.${rates ?? '0'}`;
-        const version = committed === null ? counters : `${committed}.${counters}`;
-        key = chartCacheKey(prefix, target.customerId, target.billingAccountId, version, settings);
-        const hit = await redis.get(key);
-        if (hit !== null) return { json: hit, hit: true };
+        found = await lookup(redis, keys, [`${prefix}:billing-cache:chart:${target.customerId}:${target.billingAccountId}`, committed ?? '', digestOf(settings)]);
       } catch (err) {
+        // Access not confirmed: the caller must check it another way, nothing is served.
+        if (access) throw err;
         log.warn({ err }, 'billing cache unavailable');
-        key = null;
+        found = ['', null];
       }
+      if (access) access.check({ epoch: found[2] ?? null, ended: found[3] === 1 });
+      key = found[0] || null;
+      if (found[1] !== null) return { json: found[1], hit: true };
       const json = JSON.stringify(await compute());
       if (key) {
         await redis.set(key, json, 'EX', CHART_CACHE_TTL_SECONDS).catch((err: unknown) => log.warn({ err }, 'billing cache write failed'));

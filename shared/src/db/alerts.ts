@@ -1,4 +1,5 @@
 import type { Queryable } from './pool.ts';
+import type { CostBasis } from '../schemas/billing.ts';
 
 export type AlertGroupBy = 'service' | 'project_label' | 'resource_label';
 
@@ -61,6 +62,7 @@ export interface AlertNoticeRow {
   spend: number;
   currency: string;
   evaluated_day: string;
+  cost_basis: CostBasis;
   recipients: string[];
   created_at: string;
 }
@@ -70,7 +72,7 @@ export async function listAlertNotices(db: Queryable, customerId: string, limit:
   const { rows } = await db.query<AlertNoticeRow>(
     `SELECT n.id::int AS id, n.alert_id::int AS alert_id, n.month, a.group_by, a.label_key, a.label_value,
             round(n.quota, 2)::float8 AS quota, round(n.spend, 2)::float8 AS spend, n.currency, n.evaluated_day::text AS evaluated_day,
-            n.recipients, to_json(n.created_at)#>>'{}' AS created_at
+            n.cost_basis, n.recipients, to_json(n.created_at)#>>'{}' AS created_at
        FROM alert_notice n JOIN alert a ON a.id = n.alert_id
       WHERE n.customer_id = $1
       ORDER BY n.created_at DESC, n.id DESC
@@ -97,7 +99,9 @@ export async function recordQuotaCrossings(db: Queryable, s: EvaluateScope): Pro
   const { rows } = await db.query<{ evaluated: number; crossed: number }>(
     `WITH scope AS (
        SELECT a.id, a.customer_id, c.billing_account_ids[1] AS billing_account_id, a.group_by, a.label_key, a.label_value,
-              a.quota, c.billing_currency
+              a.quota, c.billing_currency,
+              -- the basis the customer's alerts judge (docs/decisions-billing.md, "Billed / Amortised")
+              c.billing_cost_basis AS basis
          FROM alert a JOIN customer c ON c.customer_id = a.customer_id
         WHERE cardinality(c.billing_account_ids) > 0
           AND ($1::text IS NULL OR a.customer_id = $1)
@@ -115,12 +119,12 @@ export async function recordQuotaCrossings(db: Queryable, s: EvaluateScope): Pro
          CROSS JOIN LATERAL (
            SELECT COALESCE(sum(x.amount * coalesce(r.rate, 1)) FILTER (WHERE x.currency = s.billing_currency OR r.rate IS NOT NULL), 0) AS spend
              FROM (
-               SELECT d.cost + d.credits AS amount, d.currency, d.usage_date
+               SELECT basis_spend(s.basis, d.cost, d.credits, d.amortisation) AS amount, d.currency, d.usage_date
                  FROM cost_daily d
                 WHERE s.group_by = 'service' AND d.customer_id = s.customer_id AND d.billing_account_id = s.billing_account_id
                   AND d.usage_date BETWEEN $3::date AND $4::date
                UNION ALL
-               SELECT l.cost + l.credits, l.currency, l.usage_date
+               SELECT basis_spend(s.basis, l.cost, l.credits, l.amortisation), l.currency, l.usage_date
                  FROM cost_daily_label l
                 WHERE s.group_by <> 'service' AND l.customer_id = s.customer_id AND l.billing_account_id = s.billing_account_id
                   AND l.label_kind = CASE s.group_by WHEN 'project_label' THEN 'project' ELSE 'resource' END
@@ -130,8 +134,8 @@ export async function recordQuotaCrossings(db: Queryable, s: EvaluateScope): Pro
              LEFT JOIN rates r ON r.billing_account_id = s.billing_account_id AND r.currency = x.currency AND r.day = x.usage_date
          ) t
      ), inserted AS (
-       INSERT INTO alert_notice (alert_id, customer_id, month, billing_account_id, spend, quota, currency, evaluated_day)
-       SELECT id, customer_id, to_char($4::date, 'YYYY-MM'), billing_account_id, spend, quota, currency, $4::date
+       INSERT INTO alert_notice (alert_id, customer_id, month, billing_account_id, spend, quota, currency, evaluated_day, cost_basis)
+       SELECT id, customer_id, to_char($4::date, 'YYYY-MM'), billing_account_id, spend, quota, currency, $4::date, basis
          FROM spend WHERE spend > quota
        ON CONFLICT (alert_id, month) DO NOTHING
        RETURNING id
@@ -157,6 +161,8 @@ export interface PendingNotice {
   quota: string;
   currency: string;
   evaluated_day: string;
+  /** The basis the spend was judged on (the customer's billing_cost_basis when it was evaluated). */
+  cost_basis: CostBasis;
   recipients: string[];
 }
 
@@ -165,7 +171,7 @@ export async function listPendingNotices(db: Queryable, customerId: string | nul
   const { rows } = await db.query<PendingNotice>(
     `SELECT n.id::int AS id, n.alert_id::int AS alert_id, n.customer_id, c.customer_name, n.month, n.billing_account_id,
             a.group_by, a.label_key, a.label_value, round(n.spend, 2)::text AS spend, round(n.quota, 2)::text AS quota, n.currency,
-            n.evaluated_day::text AS evaluated_day,
+            n.evaluated_day::text AS evaluated_day, n.cost_basis,
             COALESCE((SELECT array_agg(m.user_id ORDER BY m.user_id) FROM customer_member m
                        WHERE m.customer_id = n.customer_id AND m.list = 'alert'), '{}') AS recipients
        FROM alert_notice n JOIN alert a ON a.id = n.alert_id JOIN customer c ON c.customer_id = n.customer_id

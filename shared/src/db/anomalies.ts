@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { LabelFilter } from '../claims.ts';
 import type { Queryable } from './pool.ts';
+import type { CostBasis } from '../schemas/billing.ts';
 
 const SERIES_SQL = readFileSync(new URL('./sql/anomaly-series.sql', import.meta.url), 'utf8');
 
@@ -50,23 +51,31 @@ export async function detectAnomalies(tx: Queryable, o: DetectOptions): Promise<
   await tx.query(SERIES_SQL, [o.date, o.windowDays, o.minHistoryDays]);
   await tx.query('ANALYZE anomaly_series');
   await tx.query(
-    `INSERT INTO anomaly_run (customer_id, billing_account_id, date, computed_at, window_days, min_history_days, judged_series, cold_start_series)
+    `INSERT INTO anomaly_run (customer_id, billing_account_id, date, computed_at, window_days, min_history_days, judged_series, cold_start_series,
+                              cost_basis)
      SELECT a.customer_id, a.billing_account_id, $1::date, now(), $2, $3,
-            count(s.judged) FILTER (WHERE s.judged), count(s.judged) FILTER (WHERE NOT s.judged)
+            count(s.judged) FILTER (WHERE s.judged), count(s.judged) FILTER (WHERE NOT s.judged),
+            -- the basis anomaly-series.sql judged on (the customer's setting, read in the same transaction)
+            (SELECT c.billing_cost_basis FROM customer c WHERE c.customer_id = a.customer_id)
        FROM anomaly_accounts a
        LEFT JOIN anomaly_series s ON s.customer_id = a.customer_id AND s.billing_account_id = a.billing_account_id
       GROUP BY a.customer_id, a.billing_account_id
      ON CONFLICT (customer_id, billing_account_id, date) DO UPDATE
         SET computed_at = EXCLUDED.computed_at, window_days = EXCLUDED.window_days, min_history_days = EXCLUDED.min_history_days,
-            judged_series = EXCLUDED.judged_series, cold_start_series = EXCLUDED.cold_start_series`,
+            judged_series = EXCLUDED.judged_series, cold_start_series = EXCLUDED.cold_start_series, cost_basis = EXCLUDED.cost_basis`,
     [o.date, o.windowDays, o.minHistoryDays],
   );
   await tx.query(
     `INSERT INTO anomaly (customer_id, billing_account_id, date, project_id, service, currency, mean_cost, to_date_cost,
-                          project_mean_cost, project_to_date_cost, flagged)
+                          project_mean_cost, project_to_date_cost, flagged, notified_at)
      SELECT s.customer_id, s.billing_account_id, $1::date, s.project_id, s.service, s.currency, s.mean_cost, s.to_date_cost,
             s.project_mean_cost, s.project_to_date_cost,
-            anomaly_exceeds(s.mean_cost, s.to_date_cost, s.project_mean_cost, s.project_to_date_cost, a.min_perc, a.min_value)
+            anomaly_exceeds(s.mean_cost, s.to_date_cost, s.project_mean_cost, s.project_to_date_cost, a.min_perc, a.min_value),
+            -- re-judged after the customer's currency changed: the series' finding in the old currency was e-mailed
+            -- already (it is removed below), so the same finding is not e-mailed again
+            (SELECT max(o.notified_at) FROM anomaly o
+              WHERE o.customer_id = s.customer_id AND o.billing_account_id = s.billing_account_id AND o.date = $1::date
+                AND o.project_id = s.project_id AND o.service = s.service AND o.currency <> s.currency)
        FROM anomaly_series s
        JOIN anomaly_accounts a ON a.customer_id = s.customer_id AND a.billing_account_id = s.billing_account_id
       WHERE s.candidate
@@ -121,6 +130,8 @@ export interface UnnotifiedAnomaly {
   to_date_cost: string;
   /** null when the mean is 0 or below. */
   delta_from_mean_cost_perc: string | null;
+  /** The basis the day was judged on (its run's cost_basis), said in the notice as the alert notice says it. */
+  cost_basis: CostBasis;
   recipients: string[];
 }
 
@@ -129,9 +140,12 @@ export async function listUnnotifiedAnomalies(db: Queryable, date: string, custo
     `SELECT x.id, x.customer_id, c.customer_name, x.billing_account_id, x.date::text AS date, x.project_id, x.service, x.currency,
             round(x.mean_cost, 2)::text AS mean_cost, round(x.to_date_cost, 2)::text AS to_date_cost,
             CASE WHEN x.mean_cost > 0 THEN round((x.to_date_cost - x.mean_cost) * 100 / x.mean_cost, 2)::text END AS delta_from_mean_cost_perc,
+            COALESCE(r.cost_basis, c.billing_cost_basis) AS cost_basis,
             COALESCE((SELECT array_agg(m.user_id ORDER BY m.user_id) FROM customer_member m
                        WHERE m.customer_id = x.customer_id AND m.list = 'alert'), '{}') AS recipients
        FROM anomaly x JOIN customer c ON c.customer_id = x.customer_id
+       -- every stored anomaly has its day's run (written in the same transaction); the customer's setting is a fallback only
+       LEFT JOIN anomaly_run r ON r.customer_id = x.customer_id AND r.billing_account_id = x.billing_account_id AND r.date = x.date
       WHERE x.date = $1::date AND ($2::text IS NULL OR x.customer_id = $2) AND x.flagged AND x.notified_at IS NULL
       ORDER BY x.customer_id, x.billing_account_id, (x.to_date_cost - x.mean_cost) DESC, x.id`,
     [date, customerId],
@@ -149,11 +163,13 @@ export interface AnomalyRun {
   min_history_days: number;
   judged_series: number;
   cold_start_series: number;
+  /** What the run judged spend on (docs/decisions-billing.md, "Billed / Amortised"). */
+  cost_basis: CostBasis;
 }
 
 export async function findAnomalyRun(db: Queryable, customerId: string, billingAccountId: string, date: string): Promise<AnomalyRun | null> {
   const { rows } = await db.query<AnomalyRun>(
-    `SELECT to_json(computed_at)#>>'{}' AS computed_at, window_days, min_history_days, judged_series, cold_start_series
+    `SELECT to_json(computed_at)#>>'{}' AS computed_at, window_days, min_history_days, judged_series, cold_start_series, cost_basis
        FROM anomaly_run WHERE customer_id = $1 AND billing_account_id = $2 AND date = $3::date`,
     [customerId, billingAccountId, date],
   );

@@ -84,11 +84,41 @@ export async function markBatchFailed(db: Queryable, id: string, message: string
   ]);
 }
 
-/** Columns of the staging table, in COPY order. */
-const STAGING_COLUMNS = [
-  'provider', 'provider_name', 'usage_date', 'project_id', 'project_name', 'service', 'sku', 'cost', 'credits',
-  'currency', 'invoice_month', 'cost_type', 'project_labels', 'resource_labels', 'resource_id', 'correction',
-] as const;
+/**
+ * The columns a source row fills, in COPY order: name, staging type, and the row's value as COPY text (null: \N).
+ * The one list the COPY line (`toCopyLine`), the staging table and the benchmark's raw-COPY table derive from, so they
+ * cannot drift apart; a new column a source feeds is added here (and to `insertStaged`, and the rollups if rolled up).
+ */
+export const COPY_COLUMNS: readonly (readonly [name: string, type: string, value: (r: CostRow) => string | null])[] = [
+  ['provider', 'text NOT NULL', (r) => r.provider],
+  ['provider_name', 'text NOT NULL', (r) => r.provider_name],
+  ['usage_date', 'date NOT NULL', (r) => r.usage_date],
+  ['project_id', 'text NOT NULL', (r) => r.project_id],
+  ['project_name', 'text NOT NULL', (r) => r.project_name],
+  ['service', 'text NOT NULL', (r) => r.service],
+  ['sku', 'text NOT NULL', (r) => r.sku],
+  ['cost', 'numeric(24,12) NOT NULL', (r) => r.cost],
+  ['credits', 'numeric(24,12) NOT NULL', (r) => r.credits],
+  ['currency', 'text NOT NULL', (r) => r.currency],
+  ['invoice_month', 'text', (r) => r.invoice_month],
+  ['cost_type', 'text', (r) => r.cost_type],
+  ['project_labels', 'jsonb NOT NULL', (r) => JSON.stringify(r.project_labels)],
+  ['resource_labels', 'jsonb NOT NULL', (r) => JSON.stringify(r.resource_labels)],
+  ['resource_id', 'text NOT NULL', (r) => r.resource_id ?? ''],
+  ['correction', 'boolean NOT NULL', (r) => (r.correction ? 't' : 'f')],
+  // FOCUS EffectiveCost; null where the source has none (amortised = billed then, see insertStaged)
+  ['effective_cost', 'numeric(24,12)', (r) => r.effective_cost ?? null],
+];
+
+/** `CREATE ... TABLE <name> (<COPY_COLUMNS>)`; `kind` e.g. 'TEMP' or 'UNLOGGED'. */
+export function copyTableDdl(name: string, kind = ''): string {
+  return `CREATE ${kind} TABLE ${name} (${COPY_COLUMNS.map(([c, t]) => `${c} ${t}`).join(', ')})`;
+}
+
+/** `COPY <name> (<COPY_COLUMNS>) FROM STDIN`. */
+export function copyFromStdin(name: string): string {
+  return `COPY ${name} (${COPY_COLUMNS.map(([c]) => c).join(', ')}) FROM STDIN`;
+}
 
 /**
  * Creates the session-local staging table. Temporary tables are private to the connection and skip
@@ -97,11 +127,7 @@ const STAGING_COLUMNS = [
  */
 export async function createStaging(client: PoolClient): Promise<void> {
   await client.query('DROP TABLE IF EXISTS cost_line_staging');
-  await client.query(`CREATE TEMP TABLE cost_line_staging (
-    provider text NOT NULL, provider_name text NOT NULL, usage_date date NOT NULL, project_id text NOT NULL,
-    project_name text NOT NULL, service text NOT NULL, sku text NOT NULL, cost numeric(24,12) NOT NULL,
-    credits numeric(24,12) NOT NULL, currency text NOT NULL, invoice_month text, cost_type text,
-    project_labels jsonb NOT NULL, resource_labels jsonb NOT NULL, resource_id text NOT NULL, correction boolean NOT NULL)`);
+  await client.query(copyTableDdl('cost_line_staging', 'TEMP'));
 }
 
 export async function dropStaging(client: PoolClient): Promise<void> {
@@ -110,26 +136,23 @@ export async function dropStaging(client: PoolClient): Promise<void> {
 
 /** Streams COPY text lines (see `toCopyLine`) into the staging table; resolves with the row count. */
 export async function copyIntoStaging(client: PoolClient, lines: Readable): Promise<number> {
-  const copy = client.query(copyFrom(`COPY cost_line_staging (${STAGING_COLUMNS.join(', ')}) FROM STDIN`));
+  const copy = client.query(copyFrom(copyFromStdin('cost_line_staging')));
   await pipeline(lines, copy);
   return copy.rowCount;
 }
 
-// COPY text format: backslash, tab, newline and carriage return must be escaped; \N is NULL.
-const escapeCopy = (v: string) => v.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
+// COPY text format: backslash, tab, newline and carriage return must be escaped; \N is NULL. Most values need no
+// escaping, and testing for that first is cheaper than a replace per value (a million rows: ~15 million values).
+const NEEDS_ESCAPE = /[\\\t\n\r]/;
+const escapeCopy = (v: string) =>
+  NEEDS_ESCAPE.test(v) ? v.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r')) : v;
 const copyValue = (v: string | null) => (v === null ? '\\N' : escapeCopy(v));
 
-/** One validated row as a line of COPY text format. */
+/** One validated row as a line of COPY text format, columns as `COPY_COLUMNS`; built as one string, no arrays. */
 export function toCopyLine(r: CostRow): string {
-  return (
-    [
-      r.provider, r.provider_name, r.usage_date, r.project_id, r.project_name, r.service, r.sku, r.cost, r.credits,
-      r.currency, r.invoice_month, r.cost_type, JSON.stringify(r.project_labels), JSON.stringify(r.resource_labels),
-      r.resource_id ?? '', r.correction ? 't' : 'f',
-    ]
-      .map(copyValue)
-      .join('\t') + '\n'
-  );
+  let line = copyValue(COPY_COLUMNS[0][2](r));
+  for (let i = 1; i < COPY_COLUMNS.length; i++) line += '\t' + copyValue(COPY_COLUMNS[i][2](r));
+  return line + '\n';
 }
 
 /**
@@ -139,6 +162,23 @@ export function toCopyLine(r: CostRow): string {
  */
 export async function tuneReplaceTransaction(tx: PoolClient): Promise<void> {
   await tx.query(`SET LOCAL work_mem = '128MB'`);
+}
+
+/**
+ * Keeps the customer from being deleted until the transaction ends: what the cost lines' foreign key checked once per
+ * inserted row, once (migration 065). False when the customer is gone.
+ */
+export async function lockCustomer(tx: PoolClient, customerId: string): Promise<boolean> {
+  const { rowCount } = await tx.query('SELECT 1 FROM customer WHERE customer_id = $1 FOR KEY SHARE', [customerId]);
+  return rowCount === 1;
+}
+
+/**
+ * Planner statistics of the staged rows. Temporary tables are never analysed automatically, and without them the
+ * rollup's estimates are guesses.
+ */
+export async function analyzeStaging(client: PoolClient): Promise<void> {
+  await client.query('ANALYZE cost_line_staging');
 }
 
 /**
@@ -221,25 +261,65 @@ export async function deleteBillingPeriods(
   return rows[0].days ?? [];
 }
 
+/** A staged row's amortisation: amortised minus billed; a source without amortisation: 0 (docs/decisions-billing.md, "Billed / Amortised"). */
+const STAGED_AMORTISATION = 'coalesce(effective_cost - (cost + credits), 0)';
+
 /** Inserts every staged row as a cost line of the account and batch; returns how many. */
 export async function insertStaged(tx: PoolClient, s: { customerId: string; billingAccountId: string; batchId: string }): Promise<number> {
   const { rowCount } = await tx.query(
     `INSERT INTO cost_line (customer_id, provider, provider_name, billing_account_id, usage_date, project_id, project_name,
-       service, sku, cost, credits, currency, invoice_month, cost_type, project_labels, resource_labels, resource_id, source_batch)
+       service, sku, cost, credits, currency, invoice_month, cost_type, project_labels, resource_labels, resource_id, source_batch,
+       amortisation)
      SELECT $1, provider, provider_name, $2, usage_date, project_id, project_name,
-       service, sku, cost, credits, currency, invoice_month, cost_type, project_labels, resource_labels, resource_id, $3
+       service, sku, cost, credits, currency, invoice_month, cost_type, project_labels, resource_labels, resource_id, $3,
+       ${STAGED_AMORTISATION}
      FROM cost_line_staging`,
     [s.customerId, s.billingAccountId, s.batchId],
   );
   return rowCount ?? 0;
 }
 
-/** Rebuilds cost_daily and cost_daily_label for exactly `days` of the account. */
-export async function rebuildRollups(tx: PoolClient, s: { billingAccountId: string; days: string[] }): Promise<void> {
+/** The line columns the rollups read (billing-rebuild-rollups.sql): a new rolled-up column is added here. */
+const ROLLUP_LINE_COLUMNS = 'usage_date, provider, provider_name, project_id, project_name, service, cost, credits, currency, project_labels, resource_labels';
+
+/**
+ * Where the rollup rebuild reads its lines. Parameters: $1 billing account, $2 days (cost_line) or customer (staging).
+ * Only the columns the rollups use: the statement materialises its lines once, and SKUs and resource ids are wide.
+ */
+const ROLLUP_LINES = {
+  cost_line: `SELECT customer_id, billing_account_id, ${ROLLUP_LINE_COLUMNS}, amortisation FROM cost_line WHERE billing_account_id = $1 AND usage_date = ANY($2::date[])`,
+  // amortisation as insertStaged stores it on the cost line
+  staging: `SELECT $2::text AS customer_id, $1::text AS billing_account_id, ${ROLLUP_LINE_COLUMNS}, ${STAGED_AMORTISATION} AS amortisation FROM cost_line_staging`,
+} as const;
+// a function replacement: the lines hold $1 and $2, which a replacement string would read as patterns
+const rollupSql = (from: keyof typeof ROLLUP_LINES) => REBUILD_ROLLUPS_SQL.replace(/\/\*LINES\*\//g, () => ROLLUP_LINES[from]);
+const ROLLUPS_FROM = { cost_line: rollupSql('cost_line'), staging: rollupSql('staging') };
+
+/**
+ * Rebuilds cost_daily and cost_daily_label for exactly `days` of the account, and cost_monthly for their months.
+ *
+ * `providers` given (windowed sources): the staged rows are every line the account now has for those providers on
+ * those days (the slices were just replaced by them), so only those providers' rollup rows are deleted and they are
+ * summed from the staging table, without reading cost_line back. Without (files): every provider's rollups of the days
+ * are rebuilt from cost_line, since a file's days may keep lines of earlier batches (corrections, other periods).
+ */
+export async function rebuildRollups(
+  tx: PoolClient,
+  s: { billingAccountId: string; days: string[]; fromStaging?: { customerId: string; providers: string[] } },
+): Promise<void> {
   const params = [s.billingAccountId, s.days];
-  await tx.query('DELETE FROM cost_daily WHERE billing_account_id = $1 AND usage_date = ANY($2::date[])', params);
-  await tx.query('DELETE FROM cost_daily_label WHERE billing_account_id = $1 AND usage_date = ANY($2::date[])', params);
-  await tx.query(REBUILD_ROLLUPS_SQL, params);
+  const staged = s.fromStaging;
+  const scope = staged ? 'billing_account_id = $1 AND usage_date = ANY($2::date[]) AND provider = ANY($3::text[])' : 'billing_account_id = $1 AND usage_date = ANY($2::date[])';
+  const scopeParams = staged ? [...params, staged.providers] : params;
+  await tx.query(`DELETE FROM cost_daily WHERE ${scope}`, scopeParams);
+  await tx.query(`DELETE FROM cost_daily_label WHERE ${scope}`, scopeParams);
+  // Label sets are grouped by jsonb and the label rows by text: sorting those (collation-aware comparisons) took most
+  // of the rebuild, and the planner, misled by jsonb_each_text's default estimate of 100 rows, chose it. Hashing is
+  // exact too. JIT only adds compile time to statements that run once (off for the rest of the transaction).
+  await tx.query('SET LOCAL enable_sort = off');
+  await tx.query('SET LOCAL jit = off');
+  await tx.query(staged ? ROLLUPS_FROM.staging : ROLLUPS_FROM.cost_line, staged ? [s.billingAccountId, staged.customerId] : params);
+  await tx.query('SET LOCAL enable_sort = on');
   // The monthly rollup is read by the 12-month charts; it is derived from cost_daily of whole months.
   if (s.days.length > 0) {
     await tx.query(
@@ -254,10 +334,10 @@ export async function rebuildRollups(tx: PoolClient, s: { billingAccountId: stri
 export async function batchTotals(
   db: Queryable,
   batchId: string,
-): Promise<{ provider: string; provider_name: string; currency: string; cost: string; credits: string; spend: string }[]> {
+): Promise<{ provider: string; provider_name: string; currency: string; cost: string; credits: string; spend: string; effective_cost: string }[]> {
   const { rows } = await db.query(
     `SELECT provider, max(provider_name) AS provider_name, currency, sum(cost)::text AS cost, sum(credits)::text AS credits,
-       (sum(cost) + sum(credits))::text AS spend
+       (sum(cost) + sum(credits))::text AS spend, (sum(cost) + sum(credits) + sum(amortisation))::text AS effective_cost
      FROM cost_line WHERE source_batch = $1 GROUP BY provider, currency ORDER BY provider, currency`,
     [batchId],
   );

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import type { Queryable } from './pool.ts';
 import { normaliseDecimal } from '../decimal.ts';
+import type { CostBasis } from '../schemas/billing.ts';
 
 const sql = (name: string) => readFileSync(new URL(`./sql/${name}.sql`, import.meta.url), 'utf8');
 const SERVICE_CELLS_SQL = sql('billing-service-cells');
@@ -34,6 +35,8 @@ export interface SpendFilter {
   viewer: LabelFilter[] | null;
   /** The display currency (the customer's billing_currency): every amount read is converted into it. */
   currency: string;
+  /** Billed (cash, as invoiced) or amortised (FOCUS EffectiveCost): every amount read is on this basis. */
+  basis: CostBasis;
 }
 
 /** A customer's billing settings: accounts (the first is the default), currency and discount. */
@@ -94,20 +97,20 @@ export interface ServiceCell {
 }
 
 export async function serviceCells(db: Queryable, f: SpendFilter, range: { from: string; to: string; granularity: 'day' | 'month' }): Promise<ServiceCell[]> {
-  const { rows } = await db.query<ServiceCell>(SERVICE_CELLS_SQL, [...common(f, range.from, range.to), range.granularity, f.services, f.currency]);
+  const { rows } = await db.query<ServiceCell>(SERVICE_CELLS_SQL, [...common(f, range.from, range.to), range.granularity, f.services, f.currency, f.basis]);
   return rows;
 }
 
 /** The same cells as `serviceCells` by month, from the monthly rollup: whole months, unrestricted callers only. */
 export async function serviceCellsMonthly(db: Queryable, f: SpendFilter, months: { from: string; to: string }): Promise<ServiceCell[]> {
   if (f.viewer !== null) throw new Error('the monthly rollup cannot apply a viewer restriction');
-  const { rows } = await db.query<ServiceCell>(SERVICE_CELLS_MONTHLY_SQL, [f.customerId, f.billingAccountId, months.from, months.to, f.provider, f.projects, f.services, f.currency]);
+  const { rows } = await db.query<ServiceCell>(SERVICE_CELLS_MONTHLY_SQL, [f.customerId, f.billingAccountId, months.from, months.to, f.provider, f.projects, f.services, f.currency, f.basis]);
   return rows;
 }
 
 /** Spend per whole calendar month (yyyy-MM) between two month starts; months without spend are absent. */
 export async function monthTotals(db: Queryable, f: SpendFilter, months: { from: string; to: string }): Promise<{ month: string; spend: string }[]> {
-  const { rows } = await db.query<{ month: string; spend: string }>(MONTH_TOTALS_SQL, [...common(f, months.from, months.to), f.services, f.currency]);
+  const { rows } = await db.query<{ month: string; spend: string }>(MONTH_TOTALS_SQL, [...common(f, months.from, months.to), f.services, f.currency, f.basis]);
   return rows;
 }
 
@@ -126,13 +129,13 @@ export async function labelCells(
   range: { from: string; to: string; granularity: 'day' | 'month' },
   label: { kind: 'project' | 'resource'; key: string },
 ): Promise<LabelCell[]> {
-  const { rows } = await db.query<LabelCell>(LABEL_CELLS_SQL, [...common(f, range.from, range.to), range.granularity, label.kind, label.key, f.currency]);
+  const { rows } = await db.query<LabelCell>(LABEL_CELLS_SQL, [...common(f, range.from, range.to), range.granularity, label.kind, label.key, f.currency, f.basis]);
   return rows;
 }
 
 /** Spend per day (days without spend are absent). */
 export async function dailyTotals(db: Queryable, f: SpendFilter, from: string, to: string): Promise<{ day: string; spend: string }[]> {
-  const { rows } = await db.query<{ day: string; spend: string }>(DAILY_TOTALS_SQL, [...common(f, from, to), f.services, f.currency]);
+  const { rows } = await db.query<{ day: string; spend: string }>(DAILY_TOTALS_SQL, [...common(f, from, to), f.services, f.currency, f.basis]);
   return rows;
 }
 
@@ -151,16 +154,12 @@ export interface CurrencyPart {
 }
 
 export async function currencyParts(db: Queryable, f: SpendFilter, from: string, to: string): Promise<CurrencyPart[]> {
-  const { rows } = await db.query<CurrencyPart>(CURRENCY_PARTS_SQL, [...common(f, from, to), f.services, f.currency]);
+  const { rows } = await db.query<CurrencyPart>(CURRENCY_PARTS_SQL, [...common(f, from, to), f.services, f.currency, f.basis]);
   return rows;
 }
 
-/** An export row: original spend and currency, the rate (1 in the display currency) with its date and source. */
-export interface ExportRow {
-  bucket: string;
-  project_id: string;
-  project_name: string;
-  service: string;
+/** An export row's conversion: original spend and currency, the rate (1 in the display currency) with its date and source. */
+export interface ConvertedSpend {
   currency: string;
   original: string;
   /** null: no rate within 7 days (spend null too). */
@@ -170,8 +169,15 @@ export interface ExportRow {
   spend: string | null;
 }
 
+export interface ExportRow extends ConvertedSpend {
+  bucket: string;
+  project_id: string;
+  project_name: string;
+  service: string;
+}
+
 export async function exportRows(db: Queryable, f: SpendFilter, range: { from: string; to: string; granularity: 'day' | 'month' }): Promise<ExportRow[]> {
-  const { rows } = await db.query<ExportRow>(EXPORT_ROWS_SQL, [...common(f, range.from, range.to), range.granularity, f.services, f.currency]);
+  const { rows } = await db.query<ExportRow>(EXPORT_ROWS_SQL, [...common(f, range.from, range.to), range.granularity, f.services, f.currency, f.basis]);
   return rows;
 }
 

@@ -8,7 +8,7 @@ const COLUMNS = [
   'billing_dashboard_set_discount', 'billing_dashboard_tier_discount', 'support_request', 'billing_viewer',
   'gcp_service_account', 'service_account_email', 'inventory', 'system_health_dashboard', 'grafana_external_link',
   'documentation', 'drive_id', 'workspace_license', 'domain_name', 'anomaly_detection', 'minimum_anomaly_threshold',
-  'minimum_value_toggled_anomaly', 'business_units', 'products', 'env', 'owner_values', 'project_provisioning',
+  'minimum_value_toggled_anomaly', 'billing_cost_basis', 'business_units', 'products', 'env', 'owner_values', 'project_provisioning',
 ] as const;
 
 function values(c: CustomerRecord): unknown[] {

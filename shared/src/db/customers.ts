@@ -14,7 +14,7 @@ const SELECT_CUSTOMER = `
          CASE WHEN c.drive_id = '' THEN '' ELSE 'https://drive.google.com/drive/folders/' || c.drive_id END AS drive_link,
          c.workspace_license, c.domain_name, c.anomaly_detection,
          c.minimum_anomaly_threshold::float8 AS minimum_anomaly_threshold,
-         c.minimum_value_toggled_anomaly::float8 AS minimum_value_toggled_anomaly,
+         c.minimum_value_toggled_anomaly::float8 AS minimum_value_toggled_anomaly, c.billing_cost_basis,
          c.business_units, c.products, c.env, c.owner_values, c.project_provisioning,
          COALESCE((SELECT array_agg(user_id ORDER BY user_id) FROM customer_member m WHERE m.customer_id = c.customer_id AND m.list = 'users'), '{}') AS users,
          COALESCE((SELECT array_agg(user_id ORDER BY user_id) FROM customer_member m WHERE m.customer_id = c.customer_id AND m.list = 'notify'), '{}') AS notify,

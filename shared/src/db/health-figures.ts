@@ -8,6 +8,7 @@ import { ANOMALY_DATE_OFFSET_DAYS } from '../insights/anomaly-rule.ts';
 import { TICKET_PRIORITIES, type TicketPriority } from '../tickets/rules.ts';
 import { addDays } from '../time.ts';
 import type { Queryable } from './pool.ts';
+import { healthConversion, type UnconvertedSpend } from './health-conversion.ts';
 
 const PROJECTS_SQL = readFileSync(new URL('./sql/health-projects.sql', import.meta.url), 'utf8');
 
@@ -72,6 +73,10 @@ export interface JobHealth {
 
 export interface HealthFigures {
   customer_id: string;
+  /** The display currency (the customer's billing_currency) of every amount. */
+  currency: string;
+  /** Spend of the figures' days that could not be converted (no rate within 7 days): in no figure, per currency. */
+  unconverted: UnconvertedSpend[];
   today: string;
   yesterday: string;
   anomaly_date: string;
@@ -91,29 +96,37 @@ export async function healthFigures(db: Queryable, customerId: string, today: st
   const monthStart = `${today.slice(0, 8)}01`;
   const projects = await db.query<ProjectHealth>(PROJECTS_SQL, [customerId, today, anomalyDate]);
 
-  // Same scope and spend as recordQuotaCrossings (shared/src/db/alerts.ts): the first billing account, cost + credits.
+  // Same scope and spend as recordQuotaCrossings (shared/src/db/alerts.ts): the first billing account, cost + credits,
+  // each row converted into the billing currency at its usage day's rate (a row without a rate is left out).
   const alerts = await db.query<AlertHealth>(
-    `SELECT a.id::int AS id, a.group_by, a.label_key, a.label_value, round(a.quota, 2)::text AS quota,
-            round(t.spend, 2)::text AS month_to_date, COALESCE(t.currency, c.billing_currency) AS currency, t.spend > a.quota AS exceeded
+    `WITH rates AS (
+       SELECT r.currency, r.day, r.rate FROM customer c
+        CROSS JOIN LATERAL fx_day_rates(c.billing_currency, c.billing_account_ids[1], $2::date, $3::date) r
+        WHERE c.customer_id = $1 AND cardinality(c.billing_account_ids) > 0 AND r.rate IS NOT NULL
+     )
+     SELECT a.id::int AS id, a.group_by, a.label_key, a.label_value, round(a.quota, 2)::text AS quota,
+            round(t.spend, 2)::text AS month_to_date, c.billing_currency AS currency, t.spend > a.quota AS exceeded
        FROM alert a JOIN customer c ON c.customer_id = a.customer_id
        CROSS JOIN LATERAL (
-         SELECT COALESCE(sum(x.amount), 0) AS spend, min(x.currency) AS currency
+         SELECT COALESCE(sum(x.amount * coalesce(r.rate, 1)) FILTER (WHERE x.currency = c.billing_currency OR r.rate IS NOT NULL), 0) AS spend
            FROM (
-             SELECT d.cost + d.credits AS amount, d.currency FROM cost_daily d
+             SELECT d.cost + d.credits AS amount, d.currency, d.usage_date FROM cost_daily d
               WHERE a.group_by = 'service' AND d.customer_id = a.customer_id AND d.billing_account_id = c.billing_account_ids[1]
                 AND d.usage_date BETWEEN $2::date AND $3::date
              UNION ALL
-             SELECT l.cost + l.credits, l.currency FROM cost_daily_label l
+             SELECT l.cost + l.credits, l.currency, l.usage_date FROM cost_daily_label l
               WHERE a.group_by <> 'service' AND l.customer_id = a.customer_id AND l.billing_account_id = c.billing_account_ids[1]
                 AND l.label_kind = CASE a.group_by WHEN 'project_label' THEN 'project' ELSE 'resource' END
                 AND l.label_key = a.label_key AND l.label_value = a.label_value
                 AND l.usage_date BETWEEN $2::date AND $3::date
            ) x
+           LEFT JOIN rates r ON r.currency = x.currency AND r.day = x.usage_date
        ) t
       WHERE a.customer_id = $1 AND cardinality(c.billing_account_ids) > 0
       ORDER BY a.id`,
     [customerId, monthStart, today],
   );
+  const conversion = await healthConversion(db, customerId, today);
 
   const tickets = await db.query<TicketHealth>(
     `SELECT p.priority,
@@ -159,6 +172,8 @@ export async function healthFigures(db: Queryable, customerId: string, today: st
 
   return {
     customer_id: customerId,
+    currency: conversion.currency,
+    unconverted: conversion.unconverted,
     today,
     yesterday: addDays(today, -1),
     anomaly_date: anomalyDate,

@@ -43,6 +43,9 @@ export interface MailIntent {
   id: string;
   attempts: number;
   sent_at: Date | null;
+  /** The last attempt handed the whole message over (see markIntentData). */
+  data_at: Date | null;
+  uncertain_at: Date | null;
 }
 
 /** The intent of `key`, created on first sight; the same key always gives the same intent (and Message-ID). */
@@ -50,15 +53,28 @@ export async function openMailIntent(db: Queryable, m: { key: string; recipients
   const { rows } = await db.query<MailIntent>(
     `INSERT INTO mail_intent (key, recipients, subject) VALUES ($1, $2, $3)
      ON CONFLICT (key) DO UPDATE SET key = EXCLUDED.key
-     RETURNING id, attempts, sent_at`,
+     RETURNING id, attempts, sent_at, data_at, uncertain_at`,
     [m.key, m.recipients, m.subject],
   );
   return rows[0];
 }
 
-/** Recorded before DATA: an intent with attempts and no sent_at had an attempt whose outcome is uncertain. */
+/** Recorded before the SMTP transaction: a new attempt has not handed anything over yet. */
 export async function startMailAttempt(db: Queryable, id: string): Promise<void> {
-  await db.query('UPDATE mail_intent SET attempts = attempts + 1, attempted_at = now() WHERE id = $1', [id]);
+  await db.query('UPDATE mail_intent SET attempts = attempts + 1, attempted_at = now(), data_at = NULL WHERE id = $1', [id]);
+}
+
+/**
+ * Recorded after the last byte of the message and before its end-of-data mark: from here until markIntentSent the
+ * outcome is uncertain (the server may hold the message), before it the server cannot.
+ */
+export async function markIntentData(db: Queryable, id: string): Promise<void> {
+  await db.query('UPDATE mail_intent SET data_at = now() WHERE id = $1', [id]);
+}
+
+/** A retry met an uncertain attempt and counted it as sent (MAIL_RESEND_UNCERTAIN=false). */
+export async function markIntentUncertain(db: Queryable, id: string): Promise<void> {
+  await db.query('UPDATE mail_intent SET uncertain_at = COALESCE(uncertain_at, now()) WHERE id = $1', [id]);
 }
 
 /** After the SMTP server's 250 (or after the receiving store confirmed it holds the message). */

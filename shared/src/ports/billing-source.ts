@@ -20,6 +20,11 @@ export interface CostRow {
   cost: string;
   /** Sum of credits (negative), decimal string; spend = cost + credits. */
   credits: string;
+  /**
+   * Amortised cost (FOCUS EffectiveCost), decimal string: a commitment purchase's cost spread over the usage it
+   * covers. Absent or null: the same as billed (cost + credits), as for sources without amortisation.
+   */
+  effective_cost?: string | null;
   /** ISO 4217 code. */
   currency: string;
   /** YYYYMM, when the source knows it. */
@@ -39,6 +44,13 @@ export interface CostRow {
  */
 export type SourceItem = { line: number; row: CostRow; error?: undefined } | { line: number; error: string; row?: undefined };
 
+/** A rate a source carries with its rows (GCP export: `currency_conversion_rate`, units of `currency` per 1 USD). */
+export interface ExportRate {
+  usage_date: string;
+  currency: string;
+  usd_rate: string;
+}
+
 export interface BillingSource {
   /** Shown in batch records and logs, e.g. the file name. */
   readonly label: string;
@@ -55,6 +67,20 @@ export interface BillingSource {
    */
   readonly providers?: readonly string[];
   rows(): AsyncIterable<SourceItem>;
+  /**
+   * Exchange rates the rows carried (GCP export), read once the rows were read; the ingest stores them with the
+   * rows, in the same transaction, as rates with source 'gcp-export'.
+   */
+  exportRates?(): ExportRate[];
   /** How far the source is (bytes, days, rows — whatever it counts), for progress bars. */
   position?(): { done: number; total: number } | undefined;
+  /** What the operator should know about how the source was read (said once the rows are read), e.g. a missing column. */
+  notes?(): string[];
+  /**
+   * The source's own names for the money fields (a FOCUS file: BilledCost, EffectiveCost), so a bad value is reported
+   * by the column the operator sees in the file. Absent: the row's field names (cost, credits, effective_cost).
+   */
+  readonly moneyFields?: MoneyFieldNames;
 }
+
+export type MoneyFieldNames = Readonly<Partial<Record<'cost' | 'credits' | 'effective_cost', string>>>;

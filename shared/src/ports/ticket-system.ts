@@ -57,6 +57,11 @@ export interface TicketSystem {
   findIssueByLabel(label: string, opts?: { reconcile?: string[] }): Promise<RemoteIssue | null>;
   /** `id` is the system's own id of the new issue, when it has one besides the key. */
   createIssue(issue: NewIssue): Promise<{ key: string; id?: string }>;
+  /**
+   * The issue of `label` among those numbered above `afterNumber`, read one by one by key (not through search, so
+   * an index however far behind does not hide it); null when none is. Systems without search lag leave it out.
+   */
+  findCreatedAfter?(label: string, afterNumber: number): Promise<RemoteIssue | null>;
   getIssue(key: string): Promise<RemoteIssue | null>;
   /** Issues updated at or after `since`, oldest first, page by page. */
   searchUpdatedSince(since: Date): AsyncGenerator<RemoteIssue>;

@@ -51,6 +51,7 @@ import { CURRENCIES, EMAIL_PATTERN } from '@cc/shared/constants.ts';
 import { ROLES } from '@cc/shared/permissions.ts';
 import { Page, PageSize } from './common.ts';
 import { DASHBOARD_TYPE_ALIASES } from '../admin/customer-messages.ts';
+import { COST_BASES } from './billing.ts';
 
 const Email = Type.String({ pattern: EMAIL_PATTERN });
 
@@ -134,6 +135,8 @@ const CustomerFields = {
   anomaly_detection: Type.Optional(Type.Boolean()),
   minimum_anomaly_threshold: Type.Optional(Type.Number({ minimum: 0 })),
   minimum_value_toggled_anomaly: Type.Optional(Type.Number({ minimum: 0 })),
+  // What alert quotas and anomaly detection judge (issue 17): billed (default) or amortised.
+  billing_cost_basis: Type.Optional(Type.Union(COST_BASES.map((b) => Type.Literal(b)))),
   business_units: Type.Optional(Type.Array(Type.String())),
   products: Type.Optional(Type.Array(Type.String())),
   env: Type.Optional(Type.Array(Type.String())),

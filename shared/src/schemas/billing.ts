@@ -39,6 +39,14 @@ export const TOP_N = [0, 5, 10, 15] as const;
 /** Top N: 5, 10, 15 or 0 for All. */
 export type TopN = (typeof TOP_N)[number];
 export const DASHBOARD_TYPES = ['Standard', 'Set Discount', 'Tier Discount'] as const;
+/**
+ * Cost basis of every figure (docs/decisions-billing.md, "Billed / Amortised"): billed = cash as invoiced (FOCUS
+ * BilledCost, GCP cost + credits); amortised = FOCUS EffectiveCost, prepaid commitments spread over the usage they cover.
+ */
+export const COST_BASES = ['billed', 'amortised'] as const;
+export type CostBasis = (typeof COST_BASES)[number];
+/** The bases in plain words: the settings drawer's choice and the export's Cost Basis column. */
+export const COST_BASIS_LABELS: Record<CostBasis, string> = { billed: 'Billed', amortised: 'Amortised' };
 
 export const CustomerParams = Type.Object({ customer: Type.String() });
 
@@ -55,6 +63,7 @@ export const ChartQuery = Type.Object({
   end_date: Type.Optional(Type.String({ description: 'yyyy-MM-dd, with CustomizedPeriod' })),
   timezone: Type.Optional(Type.String({ description: 'IANA zone deciding "today" (default US/Pacific)' })),
   top: Type.Optional(Type.String({ description: 'Top N: 5, 10 (default), 15 or 0 for All' })),
+  cost_basis: Type.Optional(Type.String({ description: 'billed (default: cash, as invoiced) or amortised (commitment purchases spread over the usage they cover)' })),
 });
 export type ChartQuery = Static<typeof ChartQuery>;
 
@@ -193,6 +202,8 @@ export const ChartPayload = Type.Object({
   }),
   /** The display currency of every amount of the answer. */
   currency: Type.String(),
+  /** The cost basis of every amount of the answer. */
+  cost_basis: Type.Union(COST_BASES.map((b) => Type.Literal(b))),
   conversion: CurrencyConversion,
   billing_dashboard_type: Type.String(),
   /** Tier Discount: the customer's tiers by ascending threshold (exact decimal text), for the tier table; else []. */

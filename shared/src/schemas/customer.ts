@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { COST_BASES } from './billing.ts';
 
 const Tier = Type.Object({ threshold_spend: Type.Number(), percentage: Type.Number() });
 
@@ -30,6 +31,8 @@ export const CustomerDocument = Type.Object({
   anomaly_detection: Type.Boolean(),
   minimum_anomaly_threshold: Type.Number(),
   minimum_value_toggled_anomaly: Type.Number(),
+  /** What alert quotas and anomaly detection judge: 'billed' (default) or 'amortised' (docs/decisions-billing.md). */
+  billing_cost_basis: Type.Union(COST_BASES.map((b) => Type.Literal(b))),
   business_units: Type.Array(Type.String()),
   products: Type.Array(Type.String()),
   env: Type.Array(Type.String()),

@@ -36,6 +36,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { SerialId } from './common.ts';
+import { COST_BASES } from './billing.ts';
 
 // ---------------------------------------------------------------- anomalies
 
@@ -79,6 +80,13 @@ export const AnomalyAnswer = Type.Object({
   /** Series NOT judged because they have fewer than `min_history_days` days of history (cold start). */
   cold_start_series: Type.Integer(),
   min_history_days: Type.Integer(),
+  /** The basis the run judged spend on (the customer's billing_cost_basis then); null = not computed. */
+  cost_basis: Type.Union([...COST_BASES.map((b) => Type.Literal(b)), Type.Null()]),
+  /**
+   * Stored anomalies judged in another currency that are not in `anomalies` because no rate into the display currency
+   * lies within 7 days before their date, per judged currency, with the sentence the screen shows (issue 17).
+   */
+  not_converted: Type.Array(Type.Object({ currency: Type.String(), count: Type.Integer({ minimum: 1 }), message: Type.String() })),
 });
 export type AnomalyAnswer = Static<typeof AnomalyAnswer>;
 
@@ -137,6 +145,8 @@ export const AlertNotice = Type.Object({
   currency: Type.String(),
   /** The last usage day included in `spend`. */
   evaluated_day: Type.String(),
+  /** The basis `spend` was judged on: the customer's billing_cost_basis at the time (docs/decisions-billing.md). */
+  cost_basis: Type.Union(COST_BASES.map((b) => Type.Literal(b))),
   recipients: Type.Array(Type.String()),
   created_at: Type.String({ format: 'date-time' }),
 });

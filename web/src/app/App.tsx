@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { useLocation, useRoute } from 'wouter';
 import { MESSAGES } from '@cc/shared/constants.ts';
 import { useAppDispatch, useAppSelector } from './hooks.ts';
@@ -8,12 +8,25 @@ import { PageLoading } from '../common/Page.tsx';
 import { NoAccessPage } from '../common/StatusPages.tsx';
 import type { Role } from '@cc/shared/permissions.ts';
 import { LoggingErrorBoundary } from './LoggingErrorBoundary.tsx';
-import { LoginPage } from '../features/session/LoginPage.tsx';
 import { InitialisingPage } from '../features/session/InitialisingPage.tsx';
 import { useLogoutMutation, useRefreshTokenMutation } from '../features/session/sessionApi.ts';
 import { sessionEnded, storedClaimsUsed } from '../features/session/sessionSlice.ts';
 import { loadSessionHint } from '../features/session/token-storage.ts';
 import styles from './App.module.css';
+
+/**
+ * The sign-in page is fetched when shown, not with the shell: its form fields (Primer's FormControl, which imports
+ * every input kind it recognises, SelectPanel and Autocomplete with their virtualised lists among them) would
+ * otherwise weigh on every signed-in page (issue 19 item 5).
+ */
+const LoginPage = lazy(() => import('../features/session/LoginPage.tsx').then((m) => ({ default: m.LoginPage })));
+function SignIn() {
+  return (
+    <Suspense fallback={<PageLoading />}>
+      <LoginPage />
+    </Suspense>
+  );
+}
 
 /**
  * Decides what the whole window shows (spec 001 §2.1, 000 §2): the login page when nobody is signed
@@ -44,7 +57,7 @@ export function App() {
     );
   }
 
-  if (session.status === 'anonymous') return <LoginPage />;
+  if (session.status === 'anonymous') return <SignIn />;
   if (session.status === 'checking') {
     return (
       <div className={styles.boot}>
@@ -60,7 +73,7 @@ export function App() {
       </main>
     );
   }
-  if (claims.customers.length === 0) return <LoginPage />;
+  if (claims.customers.length === 0) return <SignIn />;
   // The System Health iframe's page: the dashboard alone, no header or menu around it.
   if (onKiosk && KIOSK_ROUTE.page) {
     const KioskScreen = KIOSK_ROUTE.page;

@@ -61,6 +61,7 @@ const features = {
 
 const BillingPage = lazy(() => import('../features/billing/BillingPage.tsx').then((m) => ({ default: m.BillingPage })));
 const AnomalyPage = lazy(() => import('../features/anomalies/AnomalyPage.tsx').then((m) => ({ default: m.AnomalyPage })));
+const ReconcilePage = lazy(() => import('../features/billing/ReconcilePage.tsx').then((m) => ({ default: m.ReconcilePage })));
 const AlertsPage = lazy(() => import('../features/alerts/AlertsPage.tsx').then((m) => ({ default: m.AlertsPage })));
 const ViewersPage = lazy(() => import('../features/viewers/ViewersPage.tsx').then((m) => ({ default: m.ViewersPage })));
 const TicketListPage = lazy(() => import('../features/tickets/TicketListPage.tsx').then((m) => ({ default: m.TicketListPage })));
@@ -124,6 +125,8 @@ export const ROUTES: readonly AppRoute[] = [
   { path: '/usermanagement', title: 'User Management', gate: perm('usermanagement_read'), management: true, page: UserListPage },
   { path: '/usermanagement/new', title: 'New Users', gate: perm('usermanagement_create'), management: true, page: NewUsersPage },
   { path: '/usermanagement/update/:id', title: 'Update User', gate: perm('usermanagement_update'), management: true, page: UpdateUserPage },
+  // issue 17: not for a customerViewer (an invoice covers the whole billing account)
+  { path: '/billing/reconcile', title: 'Reconcile with invoice', gate: all(perm('billing_*'), any(role('admin'), role('customer'))), page: ReconcilePage },
   { path: '/billing/alerts', title: 'Billing Alerts', gate: perm('alerts_*'), page: AlertsPage },
   { path: '/billing/viewers', title: 'Billing Viewers', gate: perm('alerts_*'), page: ViewersPage },
   { path: '/logout', title: 'Logout', gate: signedIn, page: LogoutPage },

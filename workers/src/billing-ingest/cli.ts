@@ -102,7 +102,7 @@ export async function main(argv: string[]): Promise<number> {
       console.log(`loaded ${summary.rows} rows into ${summary.days} days (${summary.from}..${summary.to}), batch ${summary.batchId}`);
     }
     for (const t of summary.totals) {
-      console.log(`  ${t.provider_name} (${t.provider}) ${t.currency}: cost ${t.cost}, credits ${t.credits}, spend ${t.spend}`);
+      console.log(`  ${t.provider_name} (${t.provider}) ${t.currency}: cost ${t.cost}, credits ${t.credits}, spend ${t.spend} (billed), ${t.effective_cost} (amortised)`);
     }
     for (const note of summary.notes) console.log(`note: ${note}`);
     return 0;

@@ -18,7 +18,9 @@ import {
   dropStaging,
   findAppendedFile,
   insertStaged,
+  analyzeStaging,
   lockBillingAccount,
+  lockCustomer,
   markBatchDuplicate,
   markBatchFailed,
   markBatchRejected,
@@ -33,6 +35,7 @@ import {
   type IngestMode,
   type IngestSourceKind,
 } from '@cc/shared/db/billing-ingest.ts';
+import { saveGcpExportRates } from '@cc/shared/db/fx-rates.ts';
 import { validateRow } from './row-checks.ts';
 import { copyErrorLine } from './copy-errors.ts';
 import { ingestNotes, unlistedProviders } from './notes.ts';
@@ -91,7 +94,7 @@ export interface IngestSummary {
   from: string | null;
   to: string | null;
   /** Spend (cost + credits) of the loaded rows per provider and currency, decimal strings summed in SQL. */
-  totals: { provider: string; provider_name: string; currency: string; cost: string; credits: string; spend: string }[];
+  totals: { provider: string; provider_name: string; currency: string; cost: string; credits: string; spend: string; effective_cost: string }[];
   /** replace: an export (or a windowed source); append: a correction file, added to what is loaded. */
   mode: IngestMode;
   /** The billing periods (YYYYMM) a file replaced; empty for windowed sources and correction files. */
@@ -150,7 +153,7 @@ export async function runIngest(req: IngestRequest): Promise<IngestSummary> {
       for await (const item of source.rows()) {
         lastLine = item.line;
         const row = item.row;
-        const reason = row ? validateRow(row, source.window) : item.error;
+        const reason = row ? validateRow(row, source.window, source.moneyFields) : item.error;
         if (reason !== null || !row) {
           errorCount++;
           if (errors.length < MAX_LISTED_ERRORS) errors.push({ line: item.line, reason: printable(reason ?? 'unreadable row') });
@@ -191,6 +194,7 @@ export async function runIngest(req: IngestRequest): Promise<IngestSummary> {
     }
 
     await progress({ phase: 'replacing', rows, errors: 0, fraction: 1 });
+    await analyzeStaging(client);
     let days: string[] = [];
     let mode: IngestMode = 'replace';
     let billingPeriods: string[] = [];
@@ -199,6 +203,7 @@ export async function runIngest(req: IngestRequest): Promise<IngestSummary> {
       await client.query('BEGIN');
       await tuneReplaceTransaction(client);
       await lockBillingAccount(client, req.billingAccountId);
+      if (!(await lockCustomer(client, req.customerId))) throw new Error(`customer ${req.customerId} no longer exists`);
       const providers = await stagedProviders(client, source.providers);
       if (req.sourceKind === 'focus-file') {
         // Files as providers publish them: an export replaces its billing periods, a correction file adds to them.
@@ -223,7 +228,11 @@ export async function runIngest(req: IngestRequest): Promise<IngestSummary> {
       } else {
         await req.afterDelete?.(client);
         const inserted = await insertStaged(client, { customerId: req.customerId, billingAccountId: req.billingAccountId, batchId });
-        await rebuildRollups(client, { billingAccountId: req.billingAccountId, days });
+        // A windowed source's staged rows are the whole of the slices it replaced: its rollups are summed from them.
+        const fromStaging = req.sourceKind === 'focus-file' ? undefined : { customerId: req.customerId, providers };
+        await rebuildRollups(client, { billingAccountId: req.billingAccountId, days, fromStaging });
+        // the GCP export's own rates (currency_conversion_rate) win over the ECB's for the days they cover
+        if (source.exportRates) await saveGcpExportRates(client, source.exportRates());
         await markBatchSucceeded(client, batchId, inserted, days.length, { mode, billingPeriods });
       }
       await client.query('COMMIT');
@@ -247,7 +256,7 @@ export async function runIngest(req: IngestRequest): Promise<IngestSummary> {
       billingPeriods,
       duplicateOf,
       unlistedProviders: unlisted,
-      notes: ingestNotes({ mode, billingPeriods, duplicateOf, unlistedProviders: unlisted }),
+      notes: [...ingestNotes({ mode, billingPeriods, duplicateOf, unlistedProviders: unlisted }), ...(source.notes?.() ?? [])],
     };
   } catch (err) {
     if (!(err instanceof IngestRejected)) await markBatchFailed(pool, batchId, err instanceof Error ? err.message : String(err)).catch(() => undefined);

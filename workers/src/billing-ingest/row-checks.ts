@@ -1,6 +1,6 @@
 import { MONEY_SCALE, decimalPlaces, normaliseDecimal } from '@cc/shared/decimal.ts';
 import { isIsoDate } from '@cc/shared/time.ts';
-import type { CostRow } from '@cc/shared/ports/billing-source.ts';
+import type { CostRow, MoneyFieldNames } from '@cc/shared/ports/billing-source.ts';
 
 // ISO 4217 codes the runtime knows; a code outside it is a typo or a broken export, never a currency.
 const KNOWN_CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
@@ -56,9 +56,16 @@ function checkLabels(kind: string, labels: Record<string, string>): string | nul
  * Returns the reason it is bad, or null. Every rule here is source-independent; adapters report
  * their own format problems (bad JSON, bad timestamps) before a row reaches this point.
  */
-export function validateRow(row: CostRow, window?: { from: string; to: string }): string | null {
+// Sources yield a day's rows together: the last date found valid needs no second parse (a profile showed the date
+// check among the ingest's costliest steps).
+let lastValidDate = '';
+
+export function validateRow(row: CostRow, window?: { from: string; to: string }, names?: MoneyFieldNames): string | null {
   if (!row.usage_date) return 'missing usage date';
-  if (!isIsoDate(row.usage_date)) return `invalid usage date '${row.usage_date}'`;
+  if (row.usage_date !== lastValidDate) {
+    if (!isIsoDate(row.usage_date)) return `invalid usage date '${row.usage_date}'`;
+    lastValidDate = row.usage_date;
+  }
   if (window && (row.usage_date < window.from || row.usage_date > window.to)) {
     return `usage date ${row.usage_date} is outside the requested window ${window.from}..${window.to}`;
   }
@@ -73,14 +80,17 @@ export function validateRow(row: CostRow, window?: { from: string; to: string })
   if (row.cost_type !== null && (hasNul(row.cost_type) || row.cost_type.length > 64)) return 'invalid charge category';
   const labels = checkLabels('project', row.project_labels) ?? checkLabels('resource', row.resource_labels);
   if (labels) return labels;
-  for (const field of ['cost', 'credits'] as const) {
+  for (const field of ['cost', 'credits', 'effective_cost'] as const) {
     const raw = row[field];
-    if (raw === '' || raw === null || raw === undefined) return `missing ${field}`;
+    // No amortised figure: the same as billed (the source says so in its notes).
+    if (field === 'effective_cost' && (raw === null || raw === undefined)) continue;
+    const name = names?.[field] ?? field;
+    if (raw === '' || raw === null || raw === undefined) return `missing ${name}`;
     const value = normaliseDecimal(raw);
-    if (value === null) return `${field} '${raw}' is not a number`;
+    if (value === null) return `${name} '${raw}' is not a number`;
     // Stored exactly or not at all: numeric(24,12) would round a 13th decimal silently.
-    if (decimalPlaces(value) > MONEY_SCALE) return `${field} '${raw}' has more than ${MONEY_SCALE} decimal places`;
-    if (value.replace(/^-|\..*$/g, '').length > 24 - MONEY_SCALE) return `${field} '${raw}' is too large`;
+    if (decimalPlaces(value) > MONEY_SCALE) return `${name} '${raw}' has more than ${MONEY_SCALE} decimal places`;
+    if (value.replace(/^-|\..*$/g, '').length > 24 - MONEY_SCALE) return `${name} '${raw}' is too large`;
     row[field] = value;
   }
   return null;

@@ -7,7 +7,7 @@
  * in between runs that step again on the next attempt; every CloudProvisioning method is idempotent for exactly
  * that reason, and the request label makes a repeated create find its own project instead of making a second.
  */
-import type { Pool } from '@cc/shared/db/pool.ts';
+import { withTransaction, type Pool, type Queryable } from '@cc/shared/db/pool.ts';
 import { findCustomer } from '@cc/shared/db/customers.ts';
 import {
   findProjectRequest,
@@ -44,6 +44,11 @@ export interface ProvisioningDeps {
    * step log and thrown, so the queue retries with backoff.
    */
   finalAttempt?: boolean;
+  /**
+   * Runs in the transaction that marks the request Active or Failed, with the row as it then is: what the end owes
+   * (the e-mail) is written with it, so a crash right after that COMMIT cannot lose it (issue 18).
+   */
+  onSettled?: (tx: Queryable, r: ProjectRequestRow) => Promise<void>;
   /** Test harness: runs after a step's cloud call and before its record (throwing here is a killed worker). */
   afterCloudCall?: (step: ProvisioningStep) => void | Promise<void>;
 }
@@ -162,7 +167,7 @@ export async function runProvisioning(deps: ProvisioningDeps, requestId: string)
         await noteRetry(pool, requestId, step, e.message);
         throw e;
       }
-      await markFailed(pool, requestId, step, e.message);
+      await settle(deps, requestId, (tx) => markFailed(tx, requestId, step!, e.message));
       return { state: 'Failed', step, error: e.message };
     }
     await deps.afterCloudCall?.(step);
@@ -173,6 +178,13 @@ export async function runProvisioning(deps: ProvisioningDeps, requestId: string)
     ctx.r = r;
     step = next;
   }
-  await markActive(pool, requestId);
+  await settle(deps, requestId, (tx) => markActive(tx, requestId));
   return outcome((await findProjectRequest(pool, requestId))!);
+}
+
+/** The move to Active or Failed and, when it happened here, `onSettled`, in one transaction. */
+async function settle(deps: ProvisioningDeps, requestId: string, move: (tx: Queryable) => Promise<boolean>): Promise<void> {
+  await withTransaction(deps.pool, async (tx) => {
+    if ((await move(tx)) && deps.onSettled) await deps.onSettled(tx, (await findProjectRequest(tx, requestId))!);
+  });
 }

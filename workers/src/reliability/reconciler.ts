@@ -9,10 +9,10 @@
  * A pass that meets Redis or PostgreSQL away logs one warning and tries again at the next tick.
  */
 import { SCHEDULES, SCHEDULE_TIME_ZONE, type QueueName } from '@cc/shared/queues.ts';
-import { withTransaction, type Pool } from '@cc/shared/db/pool.ts';
+import type { Pool } from '@cc/shared/db/pool.ts';
 import type { Producer } from '@cc/shared/producer.ts';
-import { failStaleIngestBatches, markOutboxDone, markOutboxError, markOutboxPublished, unfinishedOutbox, type OutboxRow } from '@cc/shared/db/outbox.ts';
-import { publishRow } from '@cc/shared/outbox.ts';
+import { failStaleIngestBatches, markOutboxDone, markOutboxError, markOutboxPublished, unfinishedOutbox } from '@cc/shared/db/outbox.ts';
+import { publishOutboxRows, publishRow } from '@cc/shared/outbox.ts';
 import type { Logger } from '@cc/shared/logger.ts';
 
 export interface ReconcilerOptions {
@@ -37,27 +37,7 @@ export interface PassResult {
 const BATCH = 200;
 
 /** Publishes every pending outbox row (exported for the seed and tests: one pass without the loop). */
-export async function publishPending(o: Pick<ReconcilerOptions, 'pool' | 'producer'>): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const { done, count } = await withTransaction(o.pool, async (tx) => {
-      const { rows } = await tx.query<OutboxRow>(
-        `SELECT id, queue, job_name, data, job_id, opts FROM outbox WHERE published_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        [BATCH],
-      );
-      const published: string[] = [];
-      try {
-        for (const row of rows) if ((await publishRow(o.producer, row)) !== 'busy') published.push(row.id);
-      } finally {
-        // What went out before Redis failed is recorded as published, the rest stays pending.
-        if (published.length) await markOutboxPublished(tx, published);
-      }
-      return { done: rows.length < BATCH, count: published.length };
-    });
-    total += count;
-    if (done) return total;
-  }
-}
+export const publishPending = (o: Pick<ReconcilerOptions, 'pool' | 'producer'>): Promise<number> => publishOutboxRows(o.pool, o.producer);
 
 async function republishLost(o: ReconcilerOptions): Promise<number> {
   let n = 0;

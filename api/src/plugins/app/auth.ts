@@ -23,6 +23,8 @@ export interface AuthUser {
   /** The sign-in session the token belongs to; every token refreshed from one sign-in carries the same. */
   sid: string;
   exp: number;
+  /** The access epoch this request was admitted at (null: Redis unavailable); the tenant guard caches against it. */
+  epoch: string | null;
 }
 
 interface TokenPayload {
@@ -72,7 +74,9 @@ export default fp(
       secret: app.config.JWT_SECRET,
       cookie: { cookieName: TOKEN_COOKIE, signed: false },
       sign: { algorithm: 'HS256' },
-      verify: { algorithms: ['HS256'] },
+      // Verified tokens are remembered (fast-jwt's LRU, never past their `exp`): the HMAC is checked once per token,
+      // not per request. Revocation does not depend on it: the session marker is read on every request.
+      verify: { algorithms: ['HS256'], cache: 10_000 },
     });
     app.decorateRequest('auth', null);
     app.decorate('sessions', sessionStore(app));
@@ -96,8 +100,14 @@ export default fp(
         const refusal = crossSiteRefusal(req, app.config.PUBLIC_URL);
         if (refusal) throw new errors.forbidden(refusal);
       }
-      const [user, ended] = await Promise.all([findUserById(app.pg, payload.sub), app.sessions.isEnded(payload.sid)]);
-      if (ended) throw new errors.invalidToken('Token revoked');
+      // One Redis round trip: has the session ended, and which access epoch holds (the user row is kept in process
+      // for that epoch; any change to users, grants or customers moves it: access-cache.ts).
+      // On a route that confirms access in its own lookup (the cached charts), the last epoch seen stands in until then.
+      const deferred = app.access.deferredEpoch(req);
+      const state = deferred !== null ? { epoch: deferred, ended: false } : await app.access.state(payload.sid);
+      if (state.ended) throw new errors.invalidToken('Token revoked');
+      const sub = payload.sub;
+      const user = await app.access.remember(`user:${sub.toLowerCase()}`, state.epoch, () => findUserById(app.pg, sub));
       if (!user) throw new errors.invalidToken('User no longer exists');
       req.auth = {
         email: user.id,
@@ -108,6 +118,7 @@ export default fp(
         jti: payload.jti,
         sid: payload.sid,
         exp: payload.exp,
+        epoch: state.epoch,
       };
       return req.auth;
     });
@@ -125,5 +136,5 @@ export default fp(
       return { token, claims, expires_in: ttl };
     });
   },
-  { name: 'auth', dependencies: ['config', 'pg', 'queues'] },
+  { name: 'auth', dependencies: ['config', 'pg', 'queues', 'access-cache'] },
 );

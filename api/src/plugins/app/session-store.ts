@@ -15,8 +15,11 @@ export interface SessionStore {
 // A marker outlives its session a little, so a token whose clock runs slightly behind is still refused.
 const MARGIN_MS = 60_000;
 
+/** The marker of an ended session; read by the access cache in the same round trip as the access epoch. */
+export const sessionEndedKey = (prefix: string, sid: string) => `${prefix}:session-ended:${sid}`;
+
 export function sessionStore(app: FastifyInstance): SessionStore {
-  const key = (sid: string) => `${app.config.QUEUE_PREFIX}:session-ended:${sid}`;
+  const key = (sid: string) => sessionEndedKey(app.config.QUEUE_PREFIX, sid);
   const redis = () => app.producers.redis;
   return {
     async isEnded(sid) {

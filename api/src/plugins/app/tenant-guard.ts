@@ -14,6 +14,10 @@ declare module 'fastify' {
      */
     readonly customer: TenantCustomer;
   }
+  interface FastifyInstance {
+    /** Admits the request's customer again for its current caller (after `confirmAccess` re-read them). */
+    readmitTenant(req: FastifyRequest): Promise<void>;
+  }
 }
 
 type NamingRule = Exclude<TenantRule, 'none' | { resolve: unknown } | { domain: string }>;
@@ -54,11 +58,30 @@ export default fp(
     async function admit(req: FastifyRequest, customerId: string): Promise<void> {
       const user = req.auth;
       if (!user) throw new errors.unauthenticated();
-      const customer = await findTenantCustomer(app.pg, customerId, { admin: user.admin, userId: user.email });
-      if (!customer) throw new errors.customerNotFound();
+      // Kept in process for the request's access epoch: a grant removed or a customer changed moves it.
+      const caller = { admin: user.admin, userId: user.email };
+      const customer = await app.access.remember(`tenant:${caller.admin}:${caller.userId}:${customerId}`, user.epoch, () =>
+        findTenantCustomer(app.pg, customerId, caller),
+      );
+      if (!customer) {
+        // Admitted against the last epoch seen (a deferred request): refused only on the current one.
+        if (app.access.isDeferred(req)) {
+          await app.confirmAccess(req);
+          return admit(req, customerId);
+        }
+        throw new errors.customerNotFound();
+      }
       req.customerId = customerId;
       admitted.set(req, customer);
     }
+
+    app.decorate('readmitTenant', async (req: FastifyRequest) => {
+      const customerId = req.customerId;
+      admitted.delete(req);
+      req.customerId = null;
+      if (customerId === null) throw new Error(`${req.method} ${req.routeOptions.url} re-admits but its tenant rule admitted no customer`);
+      await admit(req, customerId);
+    });
 
     // preValidation: before validation, so a request naming another tenant's customer is refused the same way
     // whatever else it carries. Only a plain string is taken from the unvalidated request: anything else (absent,
@@ -102,5 +125,5 @@ export default fp(
       if (value !== req.customerId) await admit(req, value);
     });
   },
-  { name: 'tenant-guard', dependencies: ['auth', 'pg', 'permission-guard'] },
+  { name: 'tenant-guard', dependencies: ['auth', 'pg', 'permission-guard', 'access-cache'] },
 );

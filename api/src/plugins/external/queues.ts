@@ -1,6 +1,18 @@
 import fp from 'fastify-plugin';
-import { createProducer, type Producer } from '@cc/shared/producer.ts';
-import { durableEnqueue } from '@cc/shared/outbox.ts';
+import type pg from 'pg';
+import { createProducer, type Enqueue, type Producer } from '@cc/shared/producer.ts';
+import { durableEnqueue, enqueueInTransaction, publishAfterCommit } from '@cc/shared/outbox.ts';
+import { withTransaction } from '@cc/shared/db/pool.ts';
+
+export interface OutboxTransactions {
+  /**
+   * Runs `fn` in one transaction whose `enqueue` writes outbox rows in that same transaction: the route's domain
+   * rows and the work they owe commit together or not at all (issue 18). After COMMIT the rows are queued at once
+   * when Redis answers; otherwise a worker's reconciler publishes them when it returns. No 503 for Redis here:
+   * the work is accepted durably.
+   */
+  transaction<T>(fn: (tx: pg.PoolClient, enqueue: Enqueue) => Promise<T>): Promise<T>;
+}
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -10,6 +22,7 @@ declare module 'fastify' {
      * refuses with 503 while Redis is away, so work answered 202 is never lost with Redis.
      */
     producers: Producer;
+    outbox: OutboxTransactions;
   }
 }
 
@@ -21,6 +34,18 @@ export default fp(
       onPublishError: (err, row) => app.log.warn({ err, ...row }, 'enqueue recorded; the workers will publish it'),
     });
     app.decorate('producers', { ...producer, enqueue });
+    app.decorate('outbox', {
+      async transaction(fn) {
+        let recorded: string[] = [];
+        const result = await withTransaction(app.pg, (tx) => {
+          const w = enqueueInTransaction(tx);
+          recorded = w.recorded;
+          return fn(tx, w.enqueue);
+        });
+        await publishAfterCommit(enqueue, recorded, (err) => app.log.warn({ err, outbox: recorded }, 'outbox rows left to the reconciler'));
+        return result;
+      },
+    } satisfies OutboxTransactions);
     app.addHook('onClose', () => producer.close());
   },
   { name: 'queues', dependencies: ['config', 'pg'] },

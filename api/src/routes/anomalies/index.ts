@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { findAnomalyRun, listAnomalies } from '@cc/shared/db/anomalies.ts';
+import { findAnomalyRun } from '@cc/shared/db/anomalies.ts';
+import { listAnomaliesInDisplayCurrency, notConvertedMessage } from '@cc/shared/db/anomalies-display.ts';
 import { ANOMALY_MIN_HISTORY_DAYS, ANOMALY_WINDOW_DAYS } from '@cc/shared/insights/anomaly-rule.ts';
 import { isIsoDate } from '@cc/shared/time.ts';
 import { normaliseDecimal } from '@cc/shared/decimal.ts';
@@ -51,12 +52,13 @@ const anomalies: FastifyPluginAsyncTypebox = async (app) => {
         min_history_days: ANOMALY_MIN_HISTORY_DAYS,
       };
       const run = customer.anomaly_detection ? await findAnomalyRun(app.pg, customer.customer_id, p.billing_account_id, p.date) : null;
-      if (!run) return { ...base, anomalies: [], computed_at: null, judged_series: 0, cold_start_series: 0 };
+      if (!run) return { ...base, anomalies: [], computed_at: null, judged_series: 0, cold_start_series: 0, cost_basis: null, not_converted: [] };
       const labels = viewerLabels(req.auth!, customer.customer_id);
-      const rows =
+      // in the customer's display currency, whatever currency each was judged in (issue 17)
+      const { rows, not_converted } =
         labels && labels.length === 0
-          ? []
-          : await listAnomalies(app.pg, {
+          ? { rows: [], not_converted: [] }
+          : await listAnomaliesInDisplayCurrency(app.pg, {
               customerId: customer.customer_id,
               billingAccountId: p.billing_account_id,
               date: p.date,
@@ -73,6 +75,9 @@ const anomalies: FastifyPluginAsyncTypebox = async (app) => {
         computed_at: run.computed_at,
         judged_series: run.judged_series,
         cold_start_series: run.cold_start_series,
+        cost_basis: run.cost_basis,
+        // left out for want of a rate: said on the screen rather than silently missing
+        not_converted: not_converted.map((n) => ({ ...n, message: notConvertedMessage({ ...n, display: customer.billing_currency, date: p.date }) })),
       };
     },
   );

@@ -1,16 +1,19 @@
 /** The billing charts' and settings' answer cache (shared/src/billing/chart-cache.ts) on the api's Redis connection. */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { chartCache, type CachedJson } from '@cc/shared/billing/chart-cache.ts';
-import { billingDataVersion } from '@cc/shared/db/outbox.ts';
 
 export async function cachedJson(
   app: FastifyInstance,
   target: { customerId: string; billingAccountId: string },
   settings: unknown,
   compute: () => Promise<unknown>,
+  req?: FastifyRequest,
 ): Promise<CachedJson> {
-  const committed = (billingAccountId: string) => billingDataVersion(app.pg, billingAccountId);
-  return chartCache(app.producers.redis, app.config.QUEUE_PREFIX, app.log, committed).cachedJson(target, settings, compute);
+  // The committed data version comes from memory while PostgreSQL announces it (access-cache.ts): no query per hit.
+  // The hot path's auto-pipelined connection (access-cache.ts).
+  // A deferred request (route marked accessInLookup) has its access confirmed in the lookup's own round trip.
+  const access = req?.auth && app.access.isDeferred(req) ? app.access.accessCheck(req, req.auth.sid, req.auth.epoch) : undefined;
+  return chartCache(app.access.redis, app.config.QUEUE_PREFIX, app.log, app.access.dataVersion).cachedJson(target, settings, compute, access);
 }
 
 /**

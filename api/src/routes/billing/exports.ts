@@ -4,7 +4,8 @@ import { ChartQuery, CustomerParams, ExportAnswer, ProjectLabelBody, ServicesBod
 import { accountContext } from '../../billing/account.ts';
 import { chartSettings } from '../../billing/settings.ts';
 import { labelOf } from '../../billing/cells.ts';
-import { projectLabelExport, serviceExport } from '../../billing/answer.ts';
+import { serviceExport } from '../../billing/answer.ts';
+import { projectLabelExportConverted } from '../../billing/label-export.ts';
 
 /**
  * The two exports of spec 000 §7 (export_* needed; customerViewer lacks it). Resource-label grouping has no export.
@@ -14,7 +15,7 @@ const exportsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/v2/billing/details/chart/:customer/export',
     {
-      config: { permission: 'export_read', tenant: { params: 'customer' } },
+      config: { permission: 'export_read', tenant: { params: 'customer' }, readOnly: true },
       schema: {
         tags: ['billing'],
         summary: 'Export of the Project with Service detail',
@@ -26,7 +27,7 @@ const exportsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       const settings = chartSettings(req.query, { defaultProvider: 'gcp' });
-      const ctx = await accountContext(app.pg, req.customer, req.auth, req.query.billing_account_id);
+      const ctx = await accountContext(app, req.customer, req.auth, req.query.billing_account_id);
       return serviceExport(app.pg, ctx, settings, { services: req.body.services, projects: req.body.projects });
     },
   );
@@ -34,7 +35,7 @@ const exportsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/v2/billing/project/labels/details/chart/:customer/export',
     {
-      config: { permission: 'export_read', tenant: { params: 'customer' } },
+      config: { permission: 'export_read', tenant: { params: 'customer' }, readOnly: true },
       schema: {
         tags: ['billing'],
         summary: 'Export of the Project Labels with Project detail',
@@ -47,8 +48,8 @@ const exportsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req) => {
       const label = labelOf('project_label_details', req.body);
       const settings = chartSettings(req.query, { defaultProvider: 'all' });
-      const ctx = await accountContext(app.pg, req.customer, req.auth, req.query.billing_account_id);
-      return projectLabelExport(app.pg, ctx, settings, { label, projects: req.body.projects });
+      const ctx = await accountContext(app, req.customer, req.auth, req.query.billing_account_id);
+      return projectLabelExportConverted(app.pg, ctx, settings, { label, projects: req.body.projects });
     },
   );
 };

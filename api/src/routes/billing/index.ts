@@ -4,6 +4,7 @@ import charts from './charts.ts';
 import exportsRoutes from './exports.ts';
 import ingest from './ingest.ts';
 import fxRates from './fx-rates.ts';
+import reconcile from './reconcile.ts';
 
 /** Billing settings, charts and exports (spec 000 §7 Billing); admin ingest enqueue and rates upload. Shapes: shared/src/schemas/billing.ts. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
@@ -12,5 +13,6 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(exportsRoutes);
   await app.register(ingest);
   await app.register(fxRates);
+  await app.register(reconcile);
 };
 export default routes;

@@ -21,7 +21,7 @@ const settings: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req, reply) => {
       const provider = parseProvider(req.query.provider, 'all');
-      const ctx = await accountContext(app.pg, req.customer, req.auth, req.query.billing_account_id);
+      const ctx = await accountContext(app, req.customer, req.auth, req.query.billing_account_id);
       const filter = {
         customerId: ctx.customerId,
         billingAccountId: ctx.billingAccountId,

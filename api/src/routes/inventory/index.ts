@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { assetHistory, findAssetByNodeId, listGraphAssets, listInventoryAssets, listInventoryRecommendations } from '@cc/shared/db/inventory/read.ts';
+import type { Static } from '@sinclair/typebox';
+import { assetHistory, findAssetByNodeId, listInventoryAssets, listInventoryRecommendations } from '@cc/shared/db/inventory/read.ts';
 import { latestSyncRun } from '@cc/shared/db/inventory/snapshot.ts';
 import { recommendationSavings } from '@cc/shared/db/inventory/claim-work.ts';
-import { buildInventoryGraph, decodeNodeId } from '@cc/shared/inventory/graph.ts';
+import { decodeNodeId } from '@cc/shared/inventory/graph.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import {
   AssetHistory,
@@ -20,6 +21,7 @@ import {
 } from '@cc/shared/schemas/inventory.ts';
 import { errors } from '../../errors.ts';
 import { nextNightlySync, recommendationItem, syncRun } from './present.ts';
+import { GraphCache } from './graph-cache.ts';
 
 const tags = ['inventory'];
 const tenant = { params: 'customer' } as const;
@@ -39,6 +41,7 @@ const iso = (d: Date | null) => (d === null ? null : d.toISOString());
  * the sync status for the empty state, and an admin's "run it now".
  */
 const inventory: FastifyPluginAsyncTypebox = async (app) => {
+  const graphs = new GraphCache(app.pg);
   app.get(
     '/v1/asset-inventory/:customer/assets',
     { config: read, schema: { tags, summary: 'Google Cloud Inventory: one page of assets', params: InventoryParams, querystring: AssetListQuery, response: withErrors({ 200: AssetPage }) } },
@@ -74,7 +77,14 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/v1/asset-inventory/:customer/visualize/',
     { config: read, schema: { tags, summary: 'The inventory graph: nodes and links', params: InventoryParams, response: withErrors({ 200: InventoryGraph }) } },
-    async (req) => buildInventoryGraph(await listGraphAssets(app.pg, inventoryOn(req).customer_id)),
+    // The body is JSON text built once per snapshot (graph-cache.ts); a string is sent as it is, not re-serialised.
+    async (req, reply) => {
+      const body = await graphs.body(inventoryOn(req).customer_id);
+      reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
+      // Typed as the schema's object; at run time Fastify sends a string or Buffer payload as it is.
+      const payload = /\bgzip\b/.test(req.headers['accept-encoding'] ?? '') ? (reply.header('content-encoding', 'gzip'), body.gzip) : body.json;
+      return reply.send(payload as unknown as Static<typeof InventoryGraph>);
+    },
   );
 
   app.get(

@@ -31,7 +31,8 @@ export const licenseDecisions: FastifyPluginAsyncTypebox<{ workspace: Workspace 
         case 'provider-failed':
           throw new errors.providerFailed(decision.error);
         case 'done':
-          if (req.params.approve === 'true') await app.producers.enqueue('license', 'license.sync', { customer_id: customer.customer_id });
+          // The seats are added: the sync is recorded durably (no 503 for a Redis outage after the decision stood).
+          if (req.params.approve === 'true') await app.outbox.transaction((_tx, enqueue) => enqueue('license', 'license.sync', { customer_id: customer.customer_id }));
           return decision.order;
       }
     },

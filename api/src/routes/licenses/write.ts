@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { withTransaction } from '@cc/shared/db/pool.ts';
+import type { Enqueue } from '@cc/shared/producer.ts';
 import { asActor, findLicense, insertLicense, updateLicenseSettings } from '@cc/shared/db/licenses/licenses.ts';
 import { insertOrder } from '@cc/shared/db/licenses/orders.ts';
 import { createLicenseErrors, digits, NEW_ORDER_DEFAULT, newOrderError, orderAmountError, thresholdError } from '@cc/shared/licenses/rules.ts';
@@ -17,7 +17,8 @@ function firstError(found: Record<string, string | null | undefined>): void {
 
 /** Create and update a license, place an order (spec 001 §7). Each change is followed by a sync of the customer. */
 export const licenseWrites: FastifyPluginAsyncTypebox<{ workspace: Workspace }> = async (app, { workspace }) => {
-  const syncLater = (customerId: string) => app.producers.enqueue('license', 'license.sync', { customer_id: customerId });
+  // The sync a change owes is an outbox row in the change's own transaction (issue 18): both or neither.
+  const syncLater = (enqueue: Enqueue, customerId: string) => enqueue('license', 'license.sync', { customer_id: customerId });
 
   app.put(
     '/v1/licenses/:domain',
@@ -47,9 +48,9 @@ export const licenseWrites: FastifyPluginAsyncTypebox<{ workspace: Workspace }> 
       const threshold = digits(req.body.threshold)!;
       const newOrder = digits(req.body.new_order)!;
       firstError({ threshold: thresholdError(threshold, seats.total), new_order: newOrderError(newOrder, seats.total) });
-      const created = await withTransaction(app.pg, async (tx) => {
+      const created = await app.outbox.transaction(async (tx, enqueue) => {
         await asActor(tx, req.auth!.email);
-        return insertLicense(tx, {
+        const license = await insertLicense(tx, {
           customer_id: customer.customer_id,
           sku_id: skuId,
           sku_name: seats.sku_name,
@@ -59,9 +60,10 @@ export const licenseWrites: FastifyPluginAsyncTypebox<{ workspace: Workspace }> 
           auto_order: req.body.auto_order ?? false,
           new_order: newOrder,
         });
+        if (license) await syncLater(enqueue, customer.customer_id);
+        return license;
       });
       if (!created) throw new errors.conflict(`sku_id: a license for SKU ${skuId} already exists`);
-      await syncLater(customer.customer_id);
       return reply.code(201).send(created);
     },
   );
@@ -81,7 +83,7 @@ export const licenseWrites: FastifyPluginAsyncTypebox<{ workspace: Workspace }> 
     async (req) => {
       assertWriter(req);
       const customer = licensedCustomer(req);
-      const updated = await withTransaction(app.pg, async (tx) => {
+      const updated = await app.outbox.transaction(async (tx, enqueue) => {
         const license = await findLicense(tx, customer.customer_id, req.params.sku_id, { lock: true });
         if (!license) throw new errors.notFound('License not found');
         // new_order applies only while auto order is on (spec 001 §4); with it off the stored value returns to 1.
@@ -90,13 +92,14 @@ export const licenseWrites: FastifyPluginAsyncTypebox<{ workspace: Workspace }> 
           new_order: req.body.auto_order ? newOrderError(req.body.new_order, license.volume_total) : null,
         });
         await asActor(tx, req.auth!.email);
-        return updateLicenseSettings(tx, customer.customer_id, license.sku_id, {
+        const changed = await updateLicenseSettings(tx, customer.customer_id, license.sku_id, {
           threshold: digits(req.body.threshold)!,
           auto_order: req.body.auto_order,
           new_order: req.body.auto_order ? digits(req.body.new_order)! : NEW_ORDER_DEFAULT,
         });
+        await syncLater(enqueue, customer.customer_id);
+        return changed;
       });
-      await syncLater(customer.customer_id);
       return updated!;
     },
   );

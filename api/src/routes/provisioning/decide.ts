@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
-import { approveProjectRequests, rejectProjectRequests, retryProjectRequests, type ProjectRequestRow } from '@cc/shared/db/provisioning.ts';
+import { approveProjectRequests, rejectProjectRequests, retryProjectRequests } from '@cc/shared/db/provisioning.ts';
 import { enqueueProvisioning } from '@cc/shared/provisioning/jobs.ts';
 import { enqueueProvisioningMail } from '@cc/shared/provisioning/mails.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';
@@ -9,14 +8,6 @@ import { toRecord } from './present.ts';
 
 const tags = ['provisioning'];
 const config = { permission: 'admin', tenant: { params: 'customer' } } as const;
-
-/**
- * One provisioning job per request (its id counts the failures so far, since failed jobs are kept). Should Redis
- * refuse it, the request stays Approved and the worker's re-queue of stalled requests adds the same job later.
- */
-async function enqueueJobs(app: FastifyInstance, rows: ProjectRequestRow[]): Promise<void> {
-  for (const r of rows) await enqueueProvisioning(app.producers.enqueue, r);
-}
 
 /**
  * The provider's decisions on project requests (docs/decisions-provisioning.md, The approval call): admins only,
@@ -31,16 +22,16 @@ const decisions: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       const customer = req.customer;
-      const { changed, refused } = await approveProjectRequests(app.pg, customer.customer_id, req.body.ids, req.auth!.email);
-      await enqueueJobs(app, changed);
-      for (const r of changed) {
-        try {
-          await enqueueProvisioningMail(app.pg, app.producers.enqueue, 'approved', r, customer.customer_name, app.config.PUBLIC_URL);
-        } catch (err) {
-          // The approval and its job stand; only the courtesy e-mail is lost.
-          req.log.warn({ err, request: r.id }, 'approval e-mail could not be queued');
+      // The decision, each request's job (its id counts the failures so far) and its e-mail commit together
+      // (issue 18): none is lost to a crash or a Redis outage after the answer.
+      const { changed, refused } = await app.outbox.transaction(async (tx, enqueue) => {
+        const decided = await approveProjectRequests(tx, customer.customer_id, req.body.ids, req.auth!.email);
+        for (const r of decided.changed) {
+          await enqueueProvisioning(enqueue, r);
+          await enqueueProvisioningMail(tx, enqueue, 'approved', r, customer.customer_name, app.config.PUBLIC_URL);
         }
-      }
+        return decided;
+      });
       return { approved: changed.map(toRecord), refused };
     },
   );
@@ -64,8 +55,11 @@ const decisions: FastifyPluginAsyncTypebox = async (app) => {
       schema: { tags, summary: 'Retry the selected Failed requests from the step that failed', params: ProvisioningParams, body: ProjectIdsBody, response: withErrors({ 200: ProjectRetryAnswer }) },
     },
     async (req) => {
-      const { changed, refused } = await retryProjectRequests(app.pg, req.customer.customer_id, req.body.ids, req.auth!.email);
-      await enqueueJobs(app, changed);
+      const { changed, refused } = await app.outbox.transaction(async (tx, enqueue) => {
+        const decided = await retryProjectRequests(tx, req.customer.customer_id, req.body.ids, req.auth!.email);
+        for (const r of decided.changed) await enqueueProvisioning(enqueue, r);
+        return decided;
+      });
       return { retried: changed.map(toRecord), refused };
     },
   );

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { randomUUID } from 'node:crypto';
-import { withTransaction } from '@cc/shared/db/pool.ts';
+import { withTransaction, type Queryable } from '@cc/shared/db/pool.ts';
+import type { Enqueue } from '@cc/shared/producer.ts';
 import type { TenantCustomer } from '@cc/shared/db/customers.ts';
 import { listMembers } from '@cc/shared/db/customers-write.ts';
 import { insertAttachment, listAttachments } from '@cc/shared/db/tickets/attachments.ts';
@@ -51,7 +52,9 @@ export function ticketWrites(store: AttachmentStore): FastifyPluginAsyncTypebox 
         rule(() => checkAttachmentCount(0, names.length));
         const customer = req.customer;
         const id = req.body.id ?? randomUUID();
-        const outcome = await withTransaction(app.pg, async (tx) => {
+        // The ticket, its sync to the system of record, its claims and its e-mail commit together (issue 18): a
+        // crash or a Redis outage after the answer loses none of them, and a failed write leaves no half of it.
+        const outcome = await app.outbox.transaction(async (tx, enqueue) => {
           const created = await insertTicket(tx, { id, customer_id: customer.customer_id, ...fields, created_by: user.email });
           if (!created) return 'replayed' as const;
           await recordTicketClaims(tx, { customerId: customer.customer_id, ticketId: id, names: req.body.recommendations ?? [], by: user.email });
@@ -60,6 +63,9 @@ export function ticketWrites(store: AttachmentStore): FastifyPluginAsyncTypebox 
           for (const u of uploads) {
             await insertAttachment(tx, { id: randomUUID(), ticket_id: id, file_name: u.file_name, stored_name: u.generated_name, mime_type: u.mime_type, size: u.size, author: user.email });
           }
+          await enqueue('ticket-sync', 'ticket.sync', { op: 'create', ticket_id: id });
+          if (req.body.recommendations?.length) await enqueue('inventory-claims', 'inventory.claims', { customer_id: customer.customer_id }, { delay: CLAIM_AFTER_CREATE_MS });
+          await notifyCustomer(tx, enqueue, id, customer, fields, user.email);
           return 'created' as const;
         });
         if (outcome === 'replayed') {
@@ -68,29 +74,22 @@ export function ticketWrites(store: AttachmentStore): FastifyPluginAsyncTypebox 
           if (existing.customer_id !== customer.customer_id) throw new errors.badRequest('This ticket id is already used');
           return reply.code(200).send(await answer(id));
         }
-        await enqueueSync(app, { op: 'create', ticket_id: id });
-        if (req.body.recommendations?.length) await enqueueClaims(app, customer.customer_id, CLAIM_AFTER_CREATE_MS);
-        await notifyCustomer(id, customer, fields, user.email);
         return reply.code(201).send(await answer(id));
       },
     );
 
     /** Spec 000 §2: a new ticket e-mails the customer's notify list (once per ticket: the notify key). */
-    async function notifyCustomer(id: string, customer: TenantCustomer, t: { summary: string; description: string; priority: string }, by: string) {
-      const notify = await listMembers(app.pg, customer.customer_id, 'notify');
+    async function notifyCustomer(tx: Queryable, enqueue: Enqueue, id: string, customer: TenantCustomer, t: { summary: string; description: string; priority: string }, by: string) {
+      const notify = await listMembers(tx, customer.customer_id, 'notify');
       if (notify.length === 0) return;
       const link = `${app.config.PUBLIC_URL}/supportrequest/view/${id}`;
       const meaning = isTicketPriority(t.priority) ? PRIORITY_MEANINGS[t.priority] : '';
-      try {
-        await app.producers.enqueue('notify', 'notify.send', {
-          to: notify,
-          subject: `New support ticket for ${customer.customer_name}: ${t.summary}`,
-          text: `${by} raised a Rapid Architecture Ticket for ${customer.customer_name}.\n\nSummary: ${t.summary}\nPriority: ${t.priority} (${meaning})\n\n${t.description}\n\nOpen it: ${link}\n`,
-          key: `ticket-created-${id}`,
-        });
-      } catch (err) {
-        app.log.warn({ err, ticket: id }, 'new-ticket e-mail could not be queued');
-      }
+      await enqueue('notify', 'notify.send', {
+        to: notify,
+        subject: `New support ticket for ${customer.customer_name}: ${t.summary}`,
+        text: `${by} raised a Rapid Architecture Ticket for ${customer.customer_name}.\n\nSummary: ${t.summary}\nPriority: ${t.priority} (${meaning})\n\n${t.description}\n\nOpen it: ${link}\n`,
+        key: `ticket-created-${id}`,
+      });
     }
 
     app.post(

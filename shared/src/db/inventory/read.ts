@@ -3,7 +3,7 @@
  * asset by graph node id, an asset's change history, and the slim rows the graph is built from. Every query is
  * scoped by customer_id first, which leads every index.
  */
-import type { Queryable } from '../pool.ts';
+import { withTransaction, type Pool, type Queryable } from '../pool.ts';
 import { decodeNodeId, type GraphAsset } from '../../inventory/graph.ts';
 
 /** An inventory item (spec 000 §3) plus what the detail view needs. */
@@ -164,6 +164,29 @@ export async function assetHistory(db: Queryable, customerId: string, assetName:
     [customerId, assetName, clampLimit(limit)],
   );
   return rows;
+}
+
+/**
+ * Which snapshot a customer's inventory is at: it changes with every successful sync, the only writer of the
+ * snapshot (replaceSnapshot marks its run succeeded in the transaction that replaces the assets, so the count of
+ * succeeded runs goes up by one at each commit, whatever order concurrent runs started in). One probe of the partial
+ * index of migration 070.
+ */
+export async function snapshotVersion(db: Queryable, customerId: string): Promise<string> {
+  const { rows } = await db.query<{ version: string }>(
+    `SELECT count(*) || '.' || coalesce(max(id), 0) AS version FROM inventory_sync_run WHERE customer_id = $1 AND status = 'succeeded'`,
+    [customerId],
+  );
+  return rows[0]!.version;
+}
+
+/** The graph's rows and the snapshot version they belong to, read in one snapshot so the pair always agrees. */
+export async function readGraphSnapshot(pool: Pool, customerId: string): Promise<{ version: string; assets: GraphAsset[] }> {
+  return withTransaction(pool, async (tx) => {
+    await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+    const version = await snapshotVersion(tx, customerId);
+    return { version, assets: await listGraphAssets(tx, customerId) };
+  });
 }
 
 /** The snapshot as the graph builder needs it: only the data keys that make edges cross the wire. */

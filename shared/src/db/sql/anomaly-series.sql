@@ -1,13 +1,14 @@
 -- One pass over the cost_daily rollups for every project x service series of every account in anomaly_accounts.
 -- Fills the temp table anomaly_series (created by the repository).
 -- $1 judged day (date), $2 window days (int), $3 minimum days of history (int).
--- A series' history is its spend (cost + credits, in the customer's billing currency) on the window's days before $1; days without a rollup row spent 0.
+-- A series' history is its spend (on the customer's billing_cost_basis: billed cost + credits, or amortised, migration
+-- 075; in the customer's billing currency) on the window's days before $1; days without a rollup row spent 0.
 -- Its mean is taken over the days since it was first seen in the window, so a series younger than the window is not
 -- diluted; a series seen for fewer than $3 days before $1 (or only on $1) is cold: stored as not judged.
 INSERT INTO anomaly_series (customer_id, billing_account_id, project_id, service, currency, judged, mean_cost, to_date_cost,
                             project_mean_cost, project_to_date_cost, candidate)
 WITH accounts AS (
-  SELECT a.customer_id, a.billing_account_id, c.billing_currency AS display
+  SELECT a.customer_id, a.billing_account_id, c.billing_currency AS display, c.billing_cost_basis AS basis
     FROM anomaly_accounts a JOIN customer c ON c.customer_id = a.customer_id
 ), rates AS (
   -- every (account, foreign currency, day) of the window with its rate into the customer's display currency
@@ -19,8 +20,8 @@ WITH accounts AS (
   -- within 7 days is left out, as on the dashboard), so a series in USD and one in EUR are one series in EUR.
   SELECT d.customer_id, d.billing_account_id, d.project_id COLLATE "C" AS project_id, d.service COLLATE "C" AS service, a.display AS currency,
          min(d.usage_date) FILTER (WHERE d.usage_date < $1::date) AS first_seen,
-         COALESCE(sum((d.cost + d.credits) * coalesce(r.rate, 1)) FILTER (WHERE d.usage_date < $1::date), 0) AS hist_sum,
-         COALESCE(sum((d.cost + d.credits) * coalesce(r.rate, 1)) FILTER (WHERE d.usage_date = $1::date), 0) AS latest
+         COALESCE(sum(basis_spend(a.basis, d.cost, d.credits, d.amortisation) * coalesce(r.rate, 1)) FILTER (WHERE d.usage_date < $1::date), 0) AS hist_sum,
+         COALESCE(sum(basis_spend(a.basis, d.cost, d.credits, d.amortisation) * coalesce(r.rate, 1)) FILTER (WHERE d.usage_date = $1::date), 0) AS latest
     FROM cost_daily d
     JOIN accounts a ON a.customer_id = d.customer_id AND a.billing_account_id = d.billing_account_id
     LEFT JOIN rates r ON r.billing_account_id = d.billing_account_id AND r.currency = d.currency AND r.day = d.usage_date

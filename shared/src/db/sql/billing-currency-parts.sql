@@ -3,10 +3,11 @@
 -- 7 days before its usage day: original amount and the first and last such day). The chart never adds the latter.
 -- $1 customer_id, $2 billing_account_id, $3 from, $4 to, $5 provider (NULL = all), $6 projects text[] (empty = all),
 -- $7 viewer filters jsonb (NULL = unrestricted), $8 services text[] (empty = all), $9 display currency
+-- $10 cost basis: 'billed' (cost + credits) or 'amortised' (plus amortisation, migration 075)
 SELECT d.currency,
-  coalesce(sum(d.cost + d.credits) FILTER (WHERE r.rate IS NOT NULL), 0)::text AS converted_original,
-  coalesce(sum((d.cost + d.credits) * r.rate) FILTER (WHERE r.rate IS NOT NULL), 0)::text AS converted,
-  coalesce(sum(d.cost + d.credits) FILTER (WHERE r.rate IS NULL), 0)::text AS unconverted,
+  coalesce(sum(basis_spend($10, d.cost, d.credits, d.amortisation)) FILTER (WHERE r.rate IS NOT NULL), 0)::text AS converted_original,
+  coalesce(sum(basis_spend($10, d.cost, d.credits, d.amortisation) * r.rate) FILTER (WHERE r.rate IS NOT NULL), 0)::text AS converted,
+  coalesce(sum(basis_spend($10, d.cost, d.credits, d.amortisation)) FILTER (WHERE r.rate IS NULL), 0)::text AS unconverted,
   to_char(min(d.usage_date) FILTER (WHERE r.rate IS NULL), 'YYYY-MM-DD') AS missing_from,
   to_char(max(d.usage_date) FILTER (WHERE r.rate IS NULL), 'YYYY-MM-DD') AS missing_to,
   coalesce(array_agg(DISTINCT r.source ORDER BY r.source) FILTER (WHERE r.source IS NOT NULL), '{}') AS sources

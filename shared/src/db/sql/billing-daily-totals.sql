@@ -1,7 +1,8 @@
 -- Spend per day over a range in the display currency, with the same filters and conversion as the chart cells.
 -- $1 customer_id, $2 billing_account_id, $3 from, $4 to, $5 provider (NULL = all), $6 projects text[] (empty = all),
 -- $7 viewer filters jsonb (NULL = unrestricted), $8 services text[] (empty = all), $9 display currency
-SELECT to_char(d.usage_date, 'YYYY-MM-DD') AS day, sum((d.cost + d.credits) * coalesce(r.rate, 1))::text AS spend
+-- $10 cost basis: 'billed' (cost + credits) or 'amortised' (plus amortisation, migration 075)
+SELECT to_char(d.usage_date, 'YYYY-MM-DD') AS day, sum(basis_spend($10, d.cost, d.credits, d.amortisation) * coalesce(r.rate, 1))::text AS spend
 FROM cost_daily d
 LEFT JOIN fx_day_rates($9, $2, $3, $4) r ON r.currency = d.currency AND r.day = d.usage_date
 WHERE d.customer_id = $1 AND d.billing_account_id = $2 AND d.usage_date BETWEEN $3 AND $4

@@ -4,12 +4,13 @@
 -- $1 customer_id, $2 billing_account_id, $3 from, $4 to, $5 provider (NULL = all), $6 projects text[] (empty = all),
 -- $7 viewer filters jsonb (NULL = unrestricted), $8 'day' | 'month', $9 services text[] (empty = all),
 -- $10 display currency
+-- $11 cost basis: 'billed' (cost + credits) or 'amortised' (plus amortisation, migration 075)
 SELECT CASE WHEN $8 = 'month' THEN to_char(d.usage_date, 'YYYY-MM') ELSE to_char(d.usage_date, 'YYYY-MM-DD') END AS bucket,
   d.project_id, max(d.project_name) AS project_name, d.service, d.currency,
-  sum(d.cost + d.credits)::text AS original,
+  sum(basis_spend($11, d.cost, d.credits, d.amortisation))::text AS original,
   CASE WHEN d.currency = $10 THEN '1' ELSE r.rate::text END AS rate,
   to_char(r.rate_date, 'YYYY-MM-DD') AS rate_date, r.source,
-  CASE WHEN d.currency = $10 THEN sum(d.cost + d.credits) ELSE sum((d.cost + d.credits) * r.rate) END::text AS spend
+  CASE WHEN d.currency = $10 THEN sum(basis_spend($11, d.cost, d.credits, d.amortisation)) ELSE sum(basis_spend($11, d.cost, d.credits, d.amortisation) * r.rate) END::text AS spend
 FROM cost_daily d
 LEFT JOIN fx_day_rates($10, $2, $3, $4) r ON r.currency = d.currency AND r.day = d.usage_date
 WHERE d.customer_id = $1 AND d.billing_account_id = $2 AND d.usage_date BETWEEN $3 AND $4

@@ -4,10 +4,11 @@
 -- $1 customer_id, $2 billing_account_id, $3 first month (yyyy-MM-01), $4 last month (yyyy-MM-01),
 -- $5 provider (NULL = all), $6 projects text[] (empty = all), $7 viewer filters jsonb (NULL = unrestricted),
 -- $8 services text[] (empty = all), $9 display currency
+-- $10 cost basis: 'billed' (cost + credits) or 'amortised' (plus amortisation, migration 075)
 WITH r AS (
   SELECT * FROM fx_day_rates($9, $2, $3::date, ($4::date + interval '1 month')::date - 1)
 ), cells AS (
-  SELECT m.month, m.cost + m.credits AS spend
+  SELECT m.month, basis_spend($10, m.cost, m.credits, m.amortisation) AS spend
   FROM cost_monthly m
   WHERE $7::jsonb IS NULL AND m.currency = $9
     AND m.customer_id = $1 AND m.billing_account_id = $2 AND m.month BETWEEN $3 AND $4
@@ -15,7 +16,7 @@ WITH r AS (
     AND (cardinality($6::text[]) = 0 OR m.project_id = ANY($6))
     AND (cardinality($8::text[]) = 0 OR m.service = ANY($8))
   UNION ALL
-  SELECT date_trunc('month', d.usage_date)::date, (d.cost + d.credits) * coalesce(r.rate, 1)
+  SELECT date_trunc('month', d.usage_date)::date, basis_spend($10, d.cost, d.credits, d.amortisation) * coalesce(r.rate, 1)
   FROM cost_daily d
   LEFT JOIN r ON r.currency = d.currency AND r.day = d.usage_date
   WHERE ($7::jsonb IS NOT NULL OR d.currency <> $9)

@@ -5,9 +5,9 @@ WITH months AS (
   SELECT DISTINCT date_trunc('month', d)::date AS month FROM unnest($2::date[]) AS d
 )
 INSERT INTO cost_monthly (customer_id, billing_account_id, month, provider, provider_name, project_id, project_name,
-  service, cost, credits, currency)
+  service, cost, credits, currency, amortisation)
 SELECT d.customer_id, d.billing_account_id, date_trunc('month', d.usage_date)::date, d.provider, max(d.provider_name),
-  d.project_id, max(d.project_name), d.service, sum(d.cost), sum(d.credits), d.currency
+  d.project_id, max(d.project_name), d.service, sum(d.cost), sum(d.credits), d.currency, sum(d.amortisation)
 FROM cost_daily d
 WHERE d.billing_account_id = $1
   AND d.usage_date >= (SELECT min(month) FROM months)

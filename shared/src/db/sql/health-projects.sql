@@ -1,33 +1,47 @@
--- System Health figures per project (and currency) of one customer, over all of its billing accounts.
+-- System Health figures per project of one customer, over all of its billing accounts, in the customer's display
+-- currency (billing_currency): every rollup row converted at its usage day's rate, as the dashboard does; a row of a
+-- currency without a rate within 7 days is in no figure (health-figures.ts reports it apart, per currency).
 -- $1 customer_id, $2 today (US/Pacific date), $3 anomaly date (spec 000 §9: two days before today).
 -- Spend is cost + credits. Yesterday's spend is compared with the mean daily spend of the 28 days before yesterday,
 -- taken (as anomaly detection does) over the days since the project was first seen in those 28 days, days without a
 -- rollup row counting 0. Month to date runs from the first of today's month to today, as the alert evaluation does.
 -- Open anomalies: those of the anomaly date that pass the customer's current thresholds (what the Anomaly Detection
--- screen shows by default).
+-- screen shows by default), judged on their figures converted into the display currency (anomaly-display.ts).
 WITH acct AS (
-  SELECT a.billing_account_id, c.minimum_anomaly_threshold, c.minimum_value_toggled_anomaly
+  SELECT a.billing_account_id, c.minimum_anomaly_threshold, c.minimum_value_toggled_anomaly, c.billing_currency AS display
     FROM customer c CROSS JOIN LATERAL unnest(c.billing_account_ids) AS a(billing_account_id)
    WHERE c.customer_id = $1
 ), bounds AS (
-  SELECT $2::date - 1 AS yesterday, date_trunc('month', $2::date)::date AS month_start
-), proj AS (
-  SELECT d.project_id, d.currency, max(d.project_name) AS project_name,
-         COALESCE(sum(d.cost + d.credits) FILTER (WHERE d.usage_date = b.yesterday), 0) AS yesterday_spend,
-         min(d.usage_date) FILTER (WHERE d.usage_date BETWEEN b.yesterday - 28 AND b.yesterday - 1) AS first_seen,
-         COALESCE(sum(d.cost + d.credits) FILTER (WHERE d.usage_date BETWEEN b.yesterday - 28 AND b.yesterday - 1), 0) AS hist_sum,
-         COALESCE(sum(d.cost + d.credits) FILTER (WHERE d.usage_date >= b.month_start), 0) AS month_to_date
+  SELECT $2::date - 1 AS yesterday, date_trunc('month', $2::date)::date AS month_start,
+         least(date_trunc('month', $2::date)::date, $2::date - 29) AS first_day
+), rates AS (
+  SELECT a.billing_account_id, r.currency, r.day, r.rate
+    FROM acct a CROSS JOIN bounds b CROSS JOIN LATERAL fx_day_rates(a.display, a.billing_account_id, b.first_day, $2::date) r
+   WHERE r.rate IS NOT NULL
+), converted AS (
+  SELECT d.project_id, d.project_name, d.usage_date, (d.cost + d.credits) * coalesce(r.rate, 1) AS spend, a.display
     FROM cost_daily d CROSS JOIN bounds b
-   WHERE d.customer_id = $1 AND d.billing_account_id IN (SELECT billing_account_id FROM acct)
-     AND d.usage_date BETWEEN least(b.month_start, b.yesterday - 28) AND $2::date
-   GROUP BY d.project_id, d.currency
+    JOIN acct a ON a.billing_account_id = d.billing_account_id
+    LEFT JOIN rates r ON r.billing_account_id = d.billing_account_id AND r.currency = d.currency AND r.day = d.usage_date
+   WHERE d.customer_id = $1 AND d.usage_date BETWEEN b.first_day AND $2::date
+     AND (d.currency = a.display OR r.rate IS NOT NULL)
+), proj AS (
+  SELECT d.project_id, max(d.display) AS currency, max(d.project_name) AS project_name,
+         COALESCE(sum(d.spend) FILTER (WHERE d.usage_date = b.yesterday), 0) AS yesterday_spend,
+         min(d.usage_date) FILTER (WHERE d.usage_date BETWEEN b.yesterday - 28 AND b.yesterday - 1) AS first_seen,
+         COALESCE(sum(d.spend) FILTER (WHERE d.usage_date BETWEEN b.yesterday - 28 AND b.yesterday - 1), 0) AS hist_sum,
+         COALESCE(sum(d.spend) FILTER (WHERE d.usage_date >= b.month_start), 0) AS month_to_date
+    FROM converted d CROSS JOIN bounds b
+   GROUP BY d.project_id
 ), anomalies AS (
-  SELECT x.project_id, x.currency, count(*)::int AS n
+  SELECT x.project_id, count(*)::int AS n
     FROM anomaly x JOIN acct a ON a.billing_account_id = x.billing_account_id
-   WHERE x.customer_id = $1 AND x.date = $3::date
-     AND anomaly_exceeds(x.mean_cost, x.to_date_cost, x.project_mean_cost, x.project_to_date_cost,
+    LEFT JOIN LATERAL fx_rate_on(x.currency, a.display, x.date) r ON x.currency <> a.display
+    CROSS JOIN LATERAL (SELECT CASE WHEN x.currency = a.display THEN 1 ELSE r.rate END AS rate) k
+   WHERE x.customer_id = $1 AND x.date = $3::date AND k.rate IS NOT NULL
+     AND anomaly_exceeds(x.mean_cost * k.rate, x.to_date_cost * k.rate, x.project_mean_cost * k.rate, x.project_to_date_cost * k.rate,
                          a.minimum_anomaly_threshold, a.minimum_value_toggled_anomaly)
-   GROUP BY x.project_id, x.currency
+   GROUP BY x.project_id
 )
 SELECT p.project_id, p.project_name, p.currency,
        round(p.yesterday_spend, 2)::text AS yesterday_spend,
@@ -36,5 +50,5 @@ SELECT p.project_id, p.project_name, p.currency,
        round(p.month_to_date, 2)::text AS month_to_date,
        COALESCE(x.n, 0) AS open_anomalies
   FROM proj p CROSS JOIN bounds b
-  LEFT JOIN anomalies x ON x.project_id = p.project_id AND x.currency = p.currency
- ORDER BY p.project_id, p.currency
+  LEFT JOIN anomalies x ON x.project_id = p.project_id
+ ORDER BY p.project_id

@@ -14,6 +14,8 @@ export interface TicketRow {
   jira_key: string | null;
   /** An issue create was sent at this time and its outcome is unknown (cleared once the key is recorded). */
   jira_create_sent_at: Date | null;
+  /** The highest issue number recorded when that create was sent (migration 085). */
+  jira_create_after_number: string | null;
   summary: string;
   description: string;
   priority: string;

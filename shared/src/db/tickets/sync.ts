@@ -19,7 +19,13 @@ export async function markCreated(db: Queryable, id: string, jiraKey: string): P
 
 /** An issue create is about to be sent: recorded first, so a crash before its answer is recorded is known after. */
 export async function markCreateSent(db: Queryable, id: string): Promise<void> {
-  await db.query('UPDATE ticket SET jira_create_sent_at = now() WHERE id = $1', [id]);
+  // With it, the highest issue number recorded so far: every issue recorded before this create was made before it.
+  await db.query(
+    `UPDATE ticket SET jira_create_sent_at = now(),
+       jira_create_after_number = (SELECT max(substring(jira_key from '-(\\d+)$')::bigint) FROM ticket WHERE jira_key IS NOT NULL)
+     WHERE id = $1`,
+    [id],
+  );
 }
 
 /** The create was refused (nothing was made there): the next run may create at once. */

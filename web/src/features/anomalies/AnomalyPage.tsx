@@ -10,7 +10,7 @@ import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
 import type { Anomaly } from '@cc/shared/schemas/insights.ts';
 import { useGetAnomaliesQuery } from './anomaliesApi.ts';
 import { formatMoney, formatNumber } from '../../common/numbers.ts';
-import { anomalyDate, changeSortValue, coverageText, emptyText, formatChange } from './anomaly-format.ts';
+import { anomalyDate, changeSortValue, coverageText, emptyText, formatChange, notConvertedTitle } from './anomaly-format.ts';
 
 const COLUMNS: readonly ListColumn<Anomaly>[] = [
   { id: 'project', header: 'Project', text: (a) => a.project_id },
@@ -92,24 +92,34 @@ function AnomalyTable({ title, customer, billingAccountId, date, minimumAnomalyT
           <Banner variant="critical" title="Anomalies could not be loaded" description={errorDetail(error) ?? 'Please try again...'} />
         </div>
       ) : (
-        <ListTable
-          title={`${date} · Billing account ${billingAccountId}`}
-          subtitle={
-            <>
-              Increase of at least {formatNumber(minimumAnomalyThreshold)}% and {formatMoney(minimumValueToggledAnomaly, currency)} over the mean
-              daily spend{currentData ? coverageText(currentData) : null}
-            </>
-          }
-          rows={currentData?.anomalies ?? []}
-          rowId={(a) => `${a.project_id}\u0000${a.service}`}
-          columns={COLUMNS}
-          loading={isFetching && !currentData}
-          emptyText={emptyText(currentData, date)}
-          filter="client"
-          columnChooser
-          initialSort={{ columnId: 'change', direction: 'DESC' }}
-          paging="client"
-        />
+        <>
+          {/* Anomalies judged in another currency without a rate for their date: said, never silently missing (issue 17). */}
+          {currentData?.not_converted.length ? (
+            <div data-testid="anomalies-not-converted">
+              {currentData.not_converted.map((n) => (
+                <Banner key={n.currency} variant="warning" title={notConvertedTitle(n)} description={n.message} />
+              ))}
+            </div>
+          ) : null}
+          <ListTable
+            title={`${date} · Billing account ${billingAccountId}`}
+            subtitle={
+              <>
+                Increase of at least {formatNumber(minimumAnomalyThreshold)}% and {formatMoney(minimumValueToggledAnomaly, currency)} over the mean
+                daily spend{currentData ? coverageText(currentData) : null}
+              </>
+            }
+            rows={currentData?.anomalies ?? []}
+            rowId={(a) => `${a.project_id}\u0000${a.service}`}
+            columns={COLUMNS}
+            loading={isFetching && !currentData}
+            emptyText={emptyText(currentData, date)}
+            filter="client"
+            columnChooser
+            initialSort={{ columnId: 'change', direction: 'DESC' }}
+            paging="client"
+          />
+        </>
       )}
     </Page>
   );

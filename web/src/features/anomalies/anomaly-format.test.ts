@@ -1,7 +1,7 @@
 import t from 'tap';
 import { sortRows } from '../../common/list/list-table.ts';
 import { formatMoney } from '../../common/numbers.ts';
-import { anomalyDate, changeSortValue, coverageText, emptyText, formatChange } from './anomaly-format.ts';
+import { anomalyDate, changeSortValue, coverageText, emptyText, formatChange, notConvertedTitle } from './anomaly-format.ts';
 import type { AnomalyAnswer } from '@cc/shared/schemas/insights.ts';
 
 t.test('the judged day is two days before today in US/Pacific', async (t) => {
@@ -44,6 +44,8 @@ t.test('a day detection has not run for says only that, not "0 series judged"', 
     judged_series: 0,
     cold_start_series: 0,
     min_history_days: 7,
+    cost_basis: null,
+    not_converted: [],
   };
   t.equal(coverageText(base), '.', 'no coverage sentence');
   t.equal(emptyText(base, base.date), 'Anomaly detection has not run for 2026-02-26 yet');
@@ -55,4 +57,16 @@ t.test('a day detection has not run for says only that, not "0 series judged"', 
     ' of the previous 30 days. 4 project and service series judged; 2 with less than 7 days of history not judged yet.',
   );
   t.equal(emptyText(undefined, base.date), 'No anomalies found for 2026-02-26', 'while loading');
+  t.equal(
+    coverageText({ ...ran, judged_series: 4, cost_basis: 'amortised' }),
+    ' of the previous 30 days. 4 project and service series judged on amortised cost.',
+    'a run on the amortised basis says so (issue 17)',
+  );
+  const left = { ...ran, not_converted: [{ currency: 'USD', count: 2, message: 'No USD to EUR rate within 7 days before 2026-02-26: 2 anomalies judged in USD are not shown.' }] };
+  t.equal(emptyText(left, base.date), 'No anomalies shown for 2026-02-26', 'not "found": some were, in a currency without a rate');
+});
+
+t.test('anomalies left out for want of a rate are named in the warning title', async (t) => {
+  t.equal(notConvertedTitle({ currency: 'USD', count: 2 }), 'Not converted: 2 anomalies judged in USD');
+  t.equal(notConvertedTitle({ currency: 'GBP', count: 1 }), 'Not converted: 1 anomaly judged in GBP');
 });

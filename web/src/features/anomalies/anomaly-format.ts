@@ -29,11 +29,20 @@ export function changeSortValue(perc: number | null): number {
 export function coverageText(answer: AnomalyAnswer): string {
   if (answer.computed_at === null) return '.';
   const cold = answer.cold_start_series > 0 ? `; ${answer.cold_start_series} with less than ${answer.min_history_days} days of history not judged yet` : '';
-  return ` of the previous ${answer.window_days} days. ${answer.judged_series} project and service series judged${cold}.`;
+  // Billed is the default and goes unsaid; amortised figures differ from the invoice, so the sentence says so.
+  const basis = answer.cost_basis === 'amortised' ? ' on amortised cost' : '';
+  return ` of the previous ${answer.window_days} days. ${answer.judged_series} project and service series judged${basis}${cold}.`;
 }
 
-/** The empty table's text: not run yet, or nothing found. */
+/** The empty table's text: not run yet, nothing found, or nothing shown because anomalies could not be converted. */
 export function emptyText(answer: AnomalyAnswer | undefined, date: string): string {
   if (answer && answer.computed_at === null) return `Anomaly detection has not run for ${date} yet`;
+  // 'found' would be untrue: some were found, in a currency the screen cannot show (the warning says which)
+  if (answer && answer.not_converted.length > 0) return `No anomalies shown for ${date}`;
   return `No anomalies found for ${date}`;
+}
+
+/** The warning's title for anomalies left out for want of a rate, as the dashboard's 'Not converted: …'. */
+export function notConvertedTitle(n: { currency: string; count: number }): string {
+  return `Not converted: ${n.count} ${n.count === 1 ? 'anomaly' : 'anomalies'} judged in ${n.currency}`;
 }

@@ -1,6 +1,6 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { IconButton } from '@primer/react';
-import { BellIcon, DownloadIcon, GearIcon, PeopleIcon } from '@primer/octicons-react';
+import { BellIcon, ChecklistIcon, DownloadIcon, GearIcon, PeopleIcon } from '@primer/octicons-react';
 import { useLocation } from 'wouter';
 import { DEFAULT_CURRENCY } from '@cc/shared/constants.ts';
 import type { Claims } from '@cc/shared/claims.ts';
@@ -11,11 +11,14 @@ import { ChartPanel } from './ChartPanel.tsx';
 import { ExportDialog } from './ExportDialog.tsx';
 import { PACIFIC_TIME_ZONE, formatTimestamp } from '../../common/dates.ts';
 import { exportRange, rangeLabel } from './format.ts';
-import { SettingsDrawer } from './SettingsDrawer.tsx';
-import { GROUP_BY_LABELS, PERIOD_LABELS, PROVIDER_LABELS, validateSettings, type SavedBillingSettings } from './settings.ts';
+import { COST_BASIS_LABELS, GROUP_BY_LABELS, PERIOD_LABELS, PROVIDER_LABELS, validateSettings, type SavedBillingSettings } from './settings.ts';
 import { tabsFor } from './tabs.ts';
 import { useDashboardSettings } from './useDashboardSettings.ts';
 import styles from './BillingDashboard.module.css';
+
+// Fetched when first opened: its form fields (Primer's FormControl and what it imports) are not needed to draw the
+// dashboard (issue 19 item 5).
+const SettingsDrawer = lazy(() => import('./SettingsDrawer.tsx').then((m) => ({ default: m.SettingsDrawer })));
 
 export interface BillingDashboardProps {
   claims: Claims;
@@ -58,6 +61,7 @@ export function BillingDashboard({ claims, customer, billingAccountId, firstAcco
     period: s.selectedDate,
     ...(s.selectedDate === 'CustomizedPeriod' ? { startDate: s.startDate, endDate: s.endDate } : {}),
     timezone: PACIFIC_TIME_ZONE,
+    costBasis: s.costBasis,
   };
 
   const gcpFirst = s.provider === 'gcp' && firstAccount;
@@ -76,10 +80,11 @@ export function BillingDashboard({ claims, customer, billingAccountId, firstAcco
   return (
     <>
       <div className={styles.top}>
-        <SideNote range={range} currency={currency} />
+        <SideNote range={range} currency={currency} costBasis={COST_BASIS_LABELS[s.costBasis]} />
         <div className={styles.icons} role="toolbar" aria-label="Billing actions">
           {showViewers ? <IconButton icon={PeopleIcon} aria-label="Viewers" variant="invisible" onClick={() => navigate('/billing/viewers')} /> : null}
           {showAlerts ? <IconButton icon={BellIcon} aria-label="Alerts" variant="invisible" onClick={() => navigate('/billing/alerts')} /> : null}
+          {!viewer ? <IconButton icon={ChecklistIcon} aria-label="Reconcile with invoice" variant="invisible" onClick={() => navigate('/billing/reconcile')} /> : null}
           {showExport ? <IconButton icon={DownloadIcon} aria-label="Export" variant="invisible" disabled={!valid} onClick={() => setExportOpen(true)} /> : null}
           <IconButton ref={settingsButton} icon={GearIcon} aria-label="Settings" variant="invisible" onClick={() => setDrawerOpen(true)} />
         </div>
@@ -111,16 +116,18 @@ export function BillingDashboard({ claims, customer, billingAccountId, firstAcco
       </div>
 
       {drawerOpen ? (
-        <SettingsDrawer
-          value={saved}
-          defaults={defaults}
-          customer={customerId}
-          billingAccountId={billingAccountId}
-          canPickProvider={canPickProvider}
-          viewer={viewer}
-          onSave={onSave}
-          onClose={() => setDrawerOpen(false)}
-        />
+        <Suspense fallback={null}>
+          <SettingsDrawer
+            value={saved}
+            defaults={defaults}
+            customer={customerId}
+            billingAccountId={billingAccountId}
+            canPickProvider={canPickProvider}
+            viewer={viewer}
+            onSave={onSave}
+            onClose={() => setDrawerOpen(false)}
+          />
+        </Suspense>
       ) : null}
 
       {exportOpen ? (
@@ -135,6 +142,7 @@ export function BillingDashboard({ claims, customer, billingAccountId, firstAcco
             ['Provider', PROVIDER_LABELS[s.provider]],
             ['Group by', s.groupBy === 'projectLabel' ? `${GROUP_BY_LABELS.projectLabel} (${s.projectLabel})` : GROUP_BY_LABELS[s.groupBy]],
             ['Date range', `${PERIOD_LABELS[s.selectedDate]} (${range})`],
+            ['Cost basis', COST_BASIS_LABELS[s.costBasis]],
             ['Projects', chosenProjects.length > 0 ? chosenProjects.join(', ') : 'All Selected'],
           ]}
           onClose={() => setExportOpen(false)}
@@ -144,8 +152,8 @@ export function BillingDashboard({ claims, customer, billingAccountId, firstAcco
   );
 }
 
-/** Time zone with the current time, the date range and the currency (spec 000 §2). */
-function SideNote({ range, currency }: { range: string; currency: string }) {
+/** Time zone with the current time, the date range and the currency (spec 000 §2), and the cost basis (issue 17). */
+function SideNote({ range, currency, costBasis }: { range: string; currency: string; costBasis: string }) {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const timer = window.setInterval(() => setNow(Date.now()), 15_000);
@@ -164,6 +172,10 @@ function SideNote({ range, currency }: { range: string; currency: string }) {
       <div>
         <dt>Currency</dt>
         <dd>{currency}</dd>
+      </div>
+      <div>
+        <dt>Cost basis</dt>
+        <dd>{costBasis}</dd>
       </div>
     </dl>
   );

@@ -1,6 +1,9 @@
 import { useState } from 'react';
-import { Checkbox, Dialog, FormControl, Select, TextInput } from '@primer/react';
+import { Checkbox, Dialog, FormControl, Radio, RadioGroup, Select, TextInput } from '@primer/react';
 import {
+  COST_BASES,
+  COST_BASIS_LABELS,
+  COST_BASIS_MEANINGS,
   GROUP_BY_LABELS,
   GROUP_BYS,
   PERIOD_LABELS,
@@ -18,7 +21,7 @@ import {
 import { MultiSelect } from './MultiSelect.tsx';
 import { visibleLabel } from './label-text.ts';
 import { useGetBillingSettingsQuery } from './billingApi.ts';
-import type { BillingPeriod, BillingProvider, TopN } from '@cc/shared/schemas/billing.ts';
+import type { BillingPeriod, BillingProvider, CostBasis, TopN } from '@cc/shared/schemas/billing.ts';
 import styles from './BillingDashboard.module.css';
 
 export interface SettingsDrawerProps {
@@ -37,7 +40,7 @@ export interface SettingsDrawerProps {
 
 /**
  * The Settings drawer (spec 000 §2): provider, group by, date range, services, project label,
- * resource label, show spend sum, historical data, top. Save stays disabled while a required choice
+ * resource label, cost basis (issue 17), show spend sum, historical data, top. Save stays disabled while a required choice
  * is missing; Reset to default puts the defaults into the form.
  */
 export function SettingsDrawer({ value, defaults, customer, billingAccountId, canPickProvider, viewer, onSave, onClose }: SettingsDrawerProps) {
@@ -190,6 +193,18 @@ export function SettingsDrawer({ value, defaults, customer, billingAccountId, ca
             {errors.resourceLabel ? <FormControl.Validation variant="error">{errors.resourceLabel}</FormControl.Validation> : null}
           </FormControl>
         ) : null}
+
+        {/* Every figure of the dashboard and its export follows this choice (docs/decisions-billing.md). */}
+        <RadioGroup name="costBasis" onChange={(v) => setSettings({ costBasis: (v ?? 'billed') as CostBasis })}>
+          <RadioGroup.Label>Cost basis</RadioGroup.Label>
+          {COST_BASES.map((b) => (
+            <FormControl key={b} id={`billing-cost-basis-${b}`}>
+              <Radio value={b} checked={s.costBasis === b} />
+              <FormControl.Label>{COST_BASIS_LABELS[b]}</FormControl.Label>
+              <FormControl.Caption>{COST_BASIS_MEANINGS[b]}</FormControl.Caption>
+            </FormControl>
+          ))}
+        </RadioGroup>
 
         <FormControl>
           <Checkbox checked={draft.selected.showSpendSum} onChange={(e) => setSelected({ showSpendSum: e.target.checked })} />

@@ -40,6 +40,7 @@ t.test('period labels follow spec 001 §9 in US/Pacific', async (t) => {
 t.test('settings: defaults, validation, provider reset, viewer rules', async (t) => {
   const d = defaultSettings(Date.UTC(2026, 2, 15, 10));
   t.match(d, { settings: { provider: 'gcp', groupBy: 'serviceAndProject', selectedDate: '12months', services: [] }, selected: { top: 10, showSpendSum: true } });
+  t.equal(d.settings.costBasis, 'billed', 'the cost basis defaults to Billed (issue 17)');
   t.same(validateSettings(d.settings), {});
   t.same(validateSettings({ ...d.settings, groupBy: 'projectLabel' }), { projectLabel: 'This field is required' });
   t.same(validateSettings({ ...d.settings, groupBy: 'resourceLabel' }), { resourceLabel: 'This field is required' });
@@ -83,6 +84,7 @@ t.test('chart figure: colours with grey fallback, total-label rule, 0-decimal ax
     months: [],
     range: { start_date: '2026-01-01', end_date: '2026-04-30', granularity: 'month', label: '2026-01-01 - 2026-04-30' },
     currency: 'EUR',
+    cost_basis: 'billed',
     conversion: { converted: [], unconverted: [], demo_rates: false },
     billing_dashboard_type: 'Standard',
     tiers: [],
@@ -146,7 +148,7 @@ t.test('chart title names the label key of the label views', async (t) => {
 
 t.test('export body follows the grouping and the Projects choice', async (t) => {
   const { exportBody } = await import('./billingApi.ts');
-  const scope = { customer: 'c', billingAccountId: 'b', provider: 'gcp' as const, period: '30days' as const, timezone: 'US/Pacific' };
+  const scope = { customer: 'c', billingAccountId: 'b', provider: 'gcp' as const, period: '30days' as const, timezone: 'US/Pacific', costBasis: 'billed' as const };
   t.same(exportBody({ ...scope, kind: 'serviceDetails', services: ['BigQuery'], projects: [] }), { services: ['BigQuery'] }, 'All Selected sends no projects');
   t.same(exportBody({ ...scope, kind: 'serviceDetails', services: [], projects: ['p1'] }), { services: [], projects: ['p1'] });
   t.same(exportBody({ ...scope, kind: 'projectLabelDetails', projectLabel: 'team', projects: ['p1', 'p2'] }), { project_label: 'team', projects: ['p1', 'p2'] });

@@ -1,5 +1,5 @@
 import { api } from '../../app/api.ts';
-import type { BillingPeriod, BillingProvider, BillingSettings, ChartPayload, ExportAnswer, TopN } from '@cc/shared/schemas/billing.ts';
+import type { BillingPeriod, BillingProvider, BillingSettings, ChartPayload, CostBasis, ExportAnswer, TopN } from '@cc/shared/schemas/billing.ts';
 
 /** The six chart routes of spec 000 §7 Billing, by the tab that draws them. */
 export type ChartKind = 'serviceTotal' | 'serviceDetails' | 'projectLabelTotal' | 'projectLabelDetails' | 'resourceLabelTotal' | 'resourceLabelDetails';
@@ -26,6 +26,8 @@ export interface ChartScope {
   startDate?: string;
   endDate?: string;
   timezone: string;
+  /** Billed or amortised: every figure of the answer is on this basis (sent as cost_basis). */
+  costBasis: CostBasis;
 }
 
 export interface ChartArgs extends ChartScope {
@@ -62,6 +64,7 @@ function scopeParams(a: ChartScope, withTimezone: boolean): URLSearchParams {
     if (a.endDate) q.set('end_date', a.endDate);
   }
   if (withTimezone) q.set('timezone', a.timezone);
+  q.set('cost_basis', a.costBasis);
   return q;
 }
 

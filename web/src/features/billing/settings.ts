@@ -1,11 +1,11 @@
 /**
  * The dashboard's locally saved settings (spec 000 §3 'Locally saved user settings': settings
- * {groupBy, selectedDate, startDate, endDate, provider, projectLabel, resourceLabel, services} and
+ * {groupBy, selectedDate, startDate, endDate, provider, projectLabel, resourceLabel, services} (plus costBasis, issue 17) and
  * selected {showSpendSum, historicalData, top}), their defaults and their validation.
  */
 import { MESSAGES } from '@cc/shared/constants.ts';
 import { addDays, billingToday, isIsoDate } from '@cc/shared/time.ts';
-import type { BillingPeriod, BillingProvider, TopN } from '@cc/shared/schemas/billing.ts';
+import { COST_BASES, COST_BASIS_LABELS, type BillingPeriod, type BillingProvider, type CostBasis, type TopN } from '@cc/shared/schemas/billing.ts';
 
 /** How the charts group spend; a screen setting, not a wire value (spec 000 §9: serviceAndProject is shown as Service). */
 export type GroupBy = 'serviceAndProject' | 'projectLabel' | 'resourceLabel';
@@ -20,6 +20,8 @@ export interface DashboardSettings {
   resourceLabel: string;
   /** Empty when all services are selected. */
   services: string[];
+  /** Billed (cash, as invoiced; the default) or amortised (commitment purchases spread over the usage they cover). */
+  costBasis: CostBasis;
 }
 
 export interface DashboardSelected {
@@ -48,6 +50,13 @@ export const PERIOD_LABELS: Record<BillingPeriod, string> = {
 export const GROUP_BY_LABELS: Record<GroupBy, string> = { serviceAndProject: 'Service', projectLabel: 'Project Label', resourceLabel: 'Resource Label' };
 export const topLabel = (top: TopN) => (top === 0 ? 'All' : `Top ${top}`);
 
+export { COST_BASES, COST_BASIS_LABELS };
+/** One line on each basis, under its choice in the drawer (docs/decisions-billing.md, "Billed / Amortised"). */
+export const COST_BASIS_MEANINGS: Record<CostBasis, string> = {
+  billed: 'What you pay and what the invoice says: a prepaid commitment counts in full on the day it was bought.',
+  amortised: 'Prepaid commitments spread over the days of usage they cover, so spend shows when it was used.',
+};
+
 /** The default custom period: 30 days back from today, ending today (the spec leaves the offset open). */
 export const CUSTOM_PERIOD_DAYS = 30;
 
@@ -64,6 +73,7 @@ export function defaultSettings(now = Date.now()): SavedBillingSettings {
       projectLabel: '',
       resourceLabel: '',
       services: [],
+      costBasis: 'billed',
     },
     selected: { showSpendSum: true, historicalData: false, top: 10 },
   };
@@ -140,6 +150,7 @@ export function loadSettings(customerId: string, now = Date.now()): SavedBilling
       projectLabel: str(s.projectLabel, ''),
       resourceLabel: str(s.resourceLabel, ''),
       services: Array.isArray(s.services) ? s.services.filter((x): x is string => typeof x === 'string') : [],
+      costBasis: oneOf(COST_BASES, s.costBasis, d.settings.costBasis),
     },
     selected: {
       showSpendSum: typeof sel.showSpendSum === 'boolean' ? sel.showSpendSum : d.selected.showSpendSum,

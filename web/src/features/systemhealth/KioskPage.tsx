@@ -50,6 +50,12 @@ export function KioskPage({ route, params }: PageProps) {
   return (
     <main className={styles.kiosk} aria-label="System Health dashboard">
       <JobsBanner jobs={f.jobs} />
+      <p className={styles.currency} data-testid="health-currency">
+        Amounts in {f.currency}, each day converted at its own rate.
+      </p>
+      {f.unconverted.map((u) => (
+        <Banner key={u.currency} variant="warning" title={`Not converted: ${u.amount} ${u.currency}`} description={u.message} />
+      ))}
       <div className={styles.grid}>
         <HealthPlot title={`Yesterday (${f.yesterday}) against the 28-day mean`} figure={charts.spend} empty={noProjects} />
         <HealthPlot title={`Month to date and open anomalies (${f.anomaly_date})`} figure={charts.mtd} empty={noProjects} />

@@ -16,6 +16,8 @@ const project = (id: string, name: string, currency = 'EUR', extra: Partial<Heal
 
 const FIGURES: HealthFigures = {
   customer_id: 'acme-corp',
+  currency: 'EUR',
+  unconverted: [],
   today: '2026-03-15',
   yesterday: '2026-03-14',
   anomaly_date: '2026-03-13',

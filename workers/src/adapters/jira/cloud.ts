@@ -43,6 +43,9 @@ export class JiraError extends Error {
 
 /** The comment property that carries the portal's id of a comment it wrote (check-before-create). */
 export const COMMENT_PROPERTY = 'commandcenter';
+/** Issues read by key after a lost create answer: the gap of missing numbers that ends the scan, and its bound. */
+const CREATE_SCAN_GAP = 5;
+const CREATE_SCAN_MAX = 500;
 /** `reconcileIssues` takes at most 50 issue ids (Atlassian, "Search after write with search and reconcile"). */
 const MAX_RECONCILE = 50;
 /** getCommentsByIds takes at most 1000 ids; getComments pages by at most 100. */
@@ -208,6 +211,15 @@ export function jiraCloudTicketSystem(opts: JiraCloudOptions): TicketSystem {
   const quote = (s: string) => `"${s.replace(/["\\]/g, '\\$&')}"`;
   const issuePath = (key: string) => `/rest/api/3/issue/${encodeURIComponent(key)}`;
 
+  async function getIssue(key: string): Promise<RemoteIssue | null> {
+    try {
+      return toRemote(await request<JiraIssueBean>('GET', `${issuePath(key)}?fields=${fields.join(',')}`));
+    } catch (err) {
+      if (err instanceof JiraError && err.status === 404) return null;
+      throw err;
+    }
+  }
+
   return {
     name: 'jira',
     async findIssueByLabel(label, find = {}) {
@@ -232,14 +244,21 @@ export function jiraCloudTicketSystem(opts: JiraCloudOptions): TicketSystem {
       rememberCreate(issue.labels, String(created.id));
       return { key: created.key, id: String(created.id) };
     },
-    async getIssue(key) {
-      try {
-        return toRemote(await request<JiraIssueBean>('GET', `${issuePath(key)}?fields=${fields.join(',')}`));
-      } catch (err) {
-        if (err instanceof JiraError && err.status === 404) return null;
-        throw err;
+    async findCreatedAfter(label, afterNumber) {
+      // GET /rest/api/3/issue/{key} reads the issue itself, not the search index. Numbers left by deleted or moved
+      // issues answer 404; after CREATE_SCAN_GAP of them in a row the project's newest issue is behind us.
+      let misses = 0;
+      for (let n = afterNumber + 1; n <= afterNumber + CREATE_SCAN_MAX && misses < CREATE_SCAN_GAP; n++) {
+        const issue = await getIssue(`${opts.project}-${n}`);
+        if (!issue) misses++;
+        else {
+          misses = 0;
+          if (issue.labels.includes(label)) return issue;
+        }
       }
+      return null;
     },
+    getIssue,
     searchUpdatedSince(since) {
       // JQL reads absolute dates in the Jira user's time zone; a relative offset in minutes does not depend on it.
       const minutes = Math.max(1, Math.ceil((Date.now() - since.getTime()) / 60_000) + 1);

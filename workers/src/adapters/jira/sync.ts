@@ -114,7 +114,11 @@ export function syncTicket(deps: TicketSyncDeps, ticketId: string): Promise<Sync
 
     let key = t.jira_key;
     if (!key) {
-      const existing = await system.findIssueByLabel(ticketLabel(t.id));
+      // A create whose answer was lost is looked for by key too when the system can (Jira): its search may lag
+      // behind by more than the settle time, the issue itself does not.
+      const existing =
+        (await system.findIssueByLabel(ticketLabel(t.id))) ??
+        (t.jira_create_sent_at && system.findCreatedAfter ? await system.findCreatedAfter(ticketLabel(t.id), Number(t.jira_create_after_number ?? 0)) : null);
       if (existing) key = existing.key;
       else {
         const settleMs = deps.createSettleMs ?? CREATE_SETTLE_MS;

@@ -73,12 +73,25 @@ function parseTags(raw: string | null): Record<string, string> | string {
   return out;
 }
 
+/** Said in the ingest output when a file cannot give the amortised view (docs/decisions-billing.md, "Billed / Amortised"). */
+export const NO_EFFECTIVE_COST_COLUMN = 'the file has no EffectiveCost column: its amortised cost is taken as its billed cost (BilledCost)';
+export const noEffectiveCostRows = (n: number) =>
+  `${n} row${n === 1 ? ' has' : 's have'} no EffectiveCost: amortised cost taken as billed cost (BilledCost) for ${n === 1 ? 'it' : 'them'}`;
+
+/** A bad amount is reported by its FOCUS column, like every other FOCUS error (credits are BilledCost of Credit rows). */
+const MONEY_FIELDS = { cost: 'BilledCost', credits: 'BilledCost', effective_cost: 'EffectiveCost' } as const;
+
 export function focusCsvSource(path: string): BillingSource {
   let bytesRead = 0;
   let size = 0;
+  // EffectiveCost is mandatory in FOCUS, yet hand-made or older files lack it: counted, and said in the ingest output.
+  let hasEffectiveColumn = true;
+  let rowsWithoutEffective = 0;
   return {
     label: path,
+    moneyFields: MONEY_FIELDS,
     position: () => (size ? { done: bytesRead, total: size } : undefined),
+    notes: () => (!hasEffectiveColumn ? [NO_EFFECTIVE_COST_COLUMN] : rowsWithoutEffective > 0 ? [noEffectiveCostRows(rowsWithoutEffective)] : []),
     async *rows(): AsyncGenerator<SourceItem> {
       size = (await stat(path)).size;
       const file = createReadStream(path);
@@ -109,6 +122,7 @@ export function focusCsvSource(path: string): BillingSource {
               yield { line, error: `header is missing FOCUS column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}${hint}` };
               return;
             }
+            hasEffectiveColumn = 'EffectiveCost' in col;
             continue;
           }
           if (record.length !== header.length) {
@@ -130,6 +144,9 @@ export function focusCsvSource(path: string): BillingSource {
           const providerName = get('ProviderName') ?? '';
           const category = get('ChargeCategory') ?? '';
           const billed = get('BilledCost') ?? '';
+          // Amortised cost: a prepaid commitment's purchase row has EffectiveCost 0, the usage it covers carries its share.
+          const effective = get('EffectiveCost');
+          if (hasEffectiveColumn && effective === null) rowsWithoutEffective++;
           // Credits go to the credits column (as GCP's do) so cost + credits is spend for every provider.
           const isCredit = category.toLowerCase() === 'credit';
           // The billing period is what an export replaces (decisions: "Files: exports, corrections, duplicates").
@@ -149,6 +166,7 @@ export function focusCsvSource(path: string): BillingSource {
             sku: get('SkuId') ?? '',
             cost: isCredit ? '0' : billed,
             credits: isCredit ? billed : '0',
+            effective_cost: effective,
             currency: (get('BillingCurrency') ?? '').trim(),
             // The month as the provider writes it: its periods start at midnight of its own calendar.
             invoice_month: periodMatch ? periodMatch[1].slice(0, 4) + periodMatch[1].slice(5, 7) : null,

@@ -122,6 +122,7 @@ export function generatedRowsForDay(
         sku: s.sku,
         cost: microsToDecimal(cost),
         credits: microsToDecimal(credits),
+        // as the real GCP export: no amortisation beyond credits, amortised = billed (docs/decisions-billing.md)
         currency: o.currency,
         invoice_month: day.slice(0, 4) + day.slice(5, 7),
         cost_type: 'regular',

@@ -1,4 +1,5 @@
 import type { PendingNotice } from '@cc/shared/db/alerts.ts';
+import { COST_BASIS_LABELS } from '@cc/shared/schemas/billing.ts';
 import type { RenderedMail } from './anomaly-notice.ts';
 import { escapeHtml, formatMoney, htmlFrame, screenLink } from './layout.ts';
 
@@ -21,6 +22,7 @@ export function alertNotice(n: PendingNotice, publicUrl: string): RenderedMail {
     '',
     `Month-To-Date spend (${n.month}, up to ${n.evaluated_day}) of ${scope} on billing account ${n.billing_account_id} is ${spend},`,
     `which exceeds the alert quota of ${quota}.`,
+    `Cost basis: ${COST_BASIS_LABELS[n.cost_basis]}`,
     '',
     'You will not be notified again for this alert this month.',
     `Alerts in CommandCenter: ${link}`,
@@ -32,6 +34,7 @@ export function alertNotice(n: PendingNotice, publicUrl: string): RenderedMail {
 <tr><th align="left">Month</th><td>${escapeHtml(n.month)} (up to ${escapeHtml(n.evaluated_day)})</td></tr>
 <tr><th align="left">Month-To-Date spend</th><td><b>${escapeHtml(spend)}</b></td></tr>
 <tr><th align="left">Quota</th><td>${escapeHtml(quota)}</td></tr>
+<tr><th align="left">Cost basis</th><td>${escapeHtml(COST_BASIS_LABELS[n.cost_basis])}</td></tr>
 </table>
 <p>You will not be notified again for this alert this month.</p>`;
   return { subject, text, html: htmlFrame(`Billing alert for ${n.customer_name}`, body, { href: link, label: 'Open Billing Alerts' }) };

@@ -1,4 +1,5 @@
 import type { UnnotifiedAnomaly } from '@cc/shared/db/anomalies.ts';
+import { COST_BASIS_LABELS } from '@cc/shared/schemas/billing.ts';
 import { escapeHtml, formatMoney, htmlFrame, screenLink } from './layout.ts';
 
 export interface RenderedMail {
@@ -20,11 +21,14 @@ export function anomalyNotice(customerName: string, billingAccountId: string, da
       `- ${a.project_id} / ${a.service}: latest daily spend ${formatMoney(a.to_date_cost, a.currency)}, ` +
       `mean daily spend ${formatMoney(a.mean_cost, a.currency)} (${perc(a)})`,
   );
+  // Worded as the alert notice says it: the reader compares the figures with the screen or the invoice on that basis.
+  const basis = anomalies[0] ? COST_BASIS_LABELS[anomalies[0].cost_basis] : null;
   const text = [
     `Anomaly Detection found unusual spend for ${customerName} on billing account ${billingAccountId} on ${date}:`,
     '',
     ...lines,
     '',
+    ...(basis ? [`Cost basis: ${basis}`, ''] : []),
     `See them in CommandCenter: ${link}`,
   ].join('\n');
   const rows = anomalies
@@ -42,6 +46,6 @@ ${escapeHtml(billingAccountId)} on ${escapeHtml(date)}.</p>
 <thead><tr><th>Project</th><th>Service</th><th>Mean Daily Spend</th><th>Latest Daily Spend</th><th>Percentage Change</th></tr></thead>
 <tbody>
 ${rows}
-</tbody></table>`;
+</tbody></table>${basis ? `\n<p>Cost basis: ${escapeHtml(basis)}</p>` : ''}`;
   return { subject, text, html: htmlFrame(subject, body, { href: link, label: 'Open Anomaly Detection' }) };
 }

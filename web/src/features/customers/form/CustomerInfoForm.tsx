@@ -1,10 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Checkbox, FormControl, Select, TextInput } from '@primer/react';
 import type { Entity } from '@cc/shared/schemas/admin.ts';
+import { COST_BASES, type CostBasis } from '@cc/shared/schemas/billing.ts';
 import type { CustomerSave } from '../customersApi.ts';
 import {
+  COST_BASIS_FIELD_LABEL,
   CURRENCIES,
   FLAG_LABELS,
+  costBasisText,
   cleanBillingAccountIds,
   customerIdFromName,
   withFlag,
@@ -154,6 +157,17 @@ export function CustomerInfoForm({ mode, initial, entities, busy, onSubmit, onCa
             </FormControl>
           </div>
         ) : null}
+        <FormControl id="customer-billing_cost_basis">
+          <FormControl.Label>{COST_BASIS_FIELD_LABEL}</FormControl.Label>
+          <Select block value={form.billing_cost_basis} onChange={(e) => set('billing_cost_basis', e.target.value as CostBasis)}>
+            {COST_BASES.map((b) => (
+              <Select.Option key={b} value={b}>
+                {costBasisText(b)}
+              </Select.Option>
+            ))}
+          </Select>
+          <FormControl.Caption>Billed: what the invoice says. Amortised: prepaid commitments spread over the usage they cover.</FormControl.Caption>
+        </FormControl>
         <ProvisioningFields form={form} set={set} setForm={setForm} errors={errors} />
         <div className={styles.buttons}>
           <Button type="submit" variant="primary" loading={busy}>

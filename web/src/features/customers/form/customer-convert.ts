@@ -2,6 +2,7 @@
 import { CURRENCIES, DEFAULT_CURRENCY } from '@cc/shared/constants.ts';
 import type { CustomerCreate, ProjectTemplate } from '@cc/shared/schemas/admin.ts';
 import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
+import { COST_BASES, type CostBasis } from '@cc/shared/schemas/billing.ts';
 import {
   DASHBOARD_TYPES,
   cleanBillingAccountIds,
@@ -46,6 +47,7 @@ export function formFromCustomer(c: CustomerDocument): CustomerFormState {
     anomaly_detection: c.anomaly_detection,
     minimum_anomaly_threshold: text(c.minimum_anomaly_threshold, '20'),
     minimum_value_toggled_anomaly: text(c.minimum_value_toggled_anomaly, '10'),
+    billing_cost_basis: oneOf<CostBasis>(COST_BASES, c.billing_cost_basis, 'billed'),
     business_units: c.business_units.join(', '),
     products: c.products.join(', '),
     env: c.env.join(', '),
@@ -85,6 +87,7 @@ export function inputFromForm(f: CustomerFormState): CustomerCreate & { customer
     anomaly_detection: f.anomaly_detection,
     minimum_anomaly_threshold: Number(f.minimum_anomaly_threshold),
     minimum_value_toggled_anomaly: Number(f.minimum_value_toggled_anomaly),
+    billing_cost_basis: f.billing_cost_basis,
     business_units: list(f.business_units),
     products: list(f.products),
     env: list(f.env),

@@ -5,6 +5,7 @@
 import { CURRENCIES, DEFAULT_CURRENCY } from '@cc/shared/constants.ts';
 import { normaliseCustomerId } from '@cc/shared/admin/customer-input.ts';
 import type { CustomerCreate } from '@cc/shared/schemas/admin.ts';
+import { COST_BASIS_LABELS, type CostBasis } from '@cc/shared/schemas/billing.ts';
 
 export const DASHBOARD_TYPES = ['Standard', 'Set Discount', 'Tier Discount'] as const;
 export { CURRENCIES };
@@ -35,6 +36,8 @@ export interface CustomerFormState {
   anomaly_detection: boolean;
   minimum_anomaly_threshold: string;
   minimum_value_toggled_anomaly: string;
+  /** What alert quotas and anomaly detection judge (issue 17). */
+  billing_cost_basis: CostBasis;
   business_units: string;
   products: string;
   env: string;
@@ -103,6 +106,7 @@ export const EMPTY_CUSTOMER_FORM: CustomerFormState = {
   anomaly_detection: false,
   minimum_anomaly_threshold: '20',
   minimum_value_toggled_anomaly: '10',
+  billing_cost_basis: 'billed',
   business_units: '',
   products: '',
   env: '',
@@ -143,6 +147,12 @@ export type FlagName =
   | 'anomaly_detection';
 
 /** The checkboxes in the order and with the labels of spec 001 §2.4. */
+/** The edit form's label of billing_cost_basis; the read-only Customer Settings page says it the same way. */
+export const COST_BASIS_FIELD_LABEL = 'Alerts and anomalies judge';
+
+/** A basis as the edit form offers it and the settings page shows it ('Billed cost', 'Amortised cost'). */
+export const costBasisText = (b: CostBasis) => `${COST_BASIS_LABELS[b]} cost`;
+
 export const FLAG_LABELS: { name: FlagName; label: string }[] = [
   { name: 'support_request', label: 'Rapid Architecture Ticket' },
   { name: 'billing_viewer', label: 'Billing Viewer' },

@@ -1,0 +1,74 @@
+/**
+ * Reads of the 'Reconcile with invoice' view (docs/decisions-billing.md, "Reconcile with invoice"): spend by invoice
+ * month beside spend by usage day, from the cost lines themselves (the rollups keep no invoice month). Amounts are
+ * numeric text in the display currency, per original currency; the api sums them exactly.
+ */
+import { readFileSync } from 'node:fs';
+import type { Queryable } from './pool.ts';
+import type { CurrencyPart } from './billing-query.ts';
+
+const RECONCILE_SQL = readFileSync(new URL('./sql/billing-reconcile.sql', import.meta.url), 'utf8');
+
+/** The figures of the view, each the sum of converted lines (lines without a rate are in none of them). */
+export const RECONCILE_FIGURES = [
+  'invoice_total',
+  'usage_total',
+  'billed_later',
+  'billed_earlier',
+  'not_invoiced',
+  'late_usage',
+  'late_corrections',
+  'invoice_usage',
+  'invoice_credits',
+  'invoice_corrections',
+  'invoice_tax',
+] as const;
+export type ReconcileFigure = (typeof RECONCILE_FIGURES)[number];
+
+/** One original currency's share of every figure, and its conversion (as the charts' currency parts). */
+export type ReconcilePart = Record<ReconcileFigure, string> & CurrencyPart;
+
+export interface ReconcileQuery {
+  customerId: string;
+  billingAccountId: string;
+  /** YYYY-MM */
+  month: string;
+  /** null = every provider. */
+  provider: string | null;
+  /** The display currency (the customer's billing_currency). */
+  currency: string;
+}
+
+export async function reconcileParts(db: Queryable, q: ReconcileQuery): Promise<ReconcilePart[]> {
+  const { rows } = await db.query<ReconcilePart>(RECONCILE_SQL, [
+    q.customerId,
+    q.billingAccountId,
+    `${q.month}-01`,
+    q.month.replace('-', ''),
+    q.provider,
+    q.currency,
+  ]);
+  return rows;
+}
+
+/**
+ * The months the picker offers (YYYY-MM, newest first): every invoice month of the account's lines and every month
+ * with usage, so a month whose lines carry no invoice month can still be looked at.
+ */
+export async function reconcileMonths(db: Queryable, customerId: string, billingAccountId: string): Promise<string[]> {
+  const { rows } = await db.query<{ month: string }>(
+    // invoice months by a loose index scan of cost_line (billing_account_id, invoice_month): one probe per month
+    `WITH RECURSIVE inv AS (
+       SELECT (SELECT min(invoice_month) FROM cost_line WHERE billing_account_id = $2 AND customer_id = $1 AND invoice_month IS NOT NULL) AS m
+       UNION ALL
+       SELECT (SELECT min(invoice_month) FROM cost_line WHERE billing_account_id = $2 AND customer_id = $1 AND invoice_month > inv.m)
+         FROM inv WHERE inv.m IS NOT NULL
+     )
+     SELECT substr(m, 1, 4) || '-' || substr(m, 5, 2) AS month FROM inv WHERE m IS NOT NULL
+     UNION
+     SELECT DISTINCT to_char(month, 'YYYY-MM') FROM cost_monthly WHERE customer_id = $1 AND billing_account_id = $2
+     ORDER BY 1 DESC`,
+    [customerId, billingAccountId],
+  );
+  return rows.map((r) => r.month);
+}
