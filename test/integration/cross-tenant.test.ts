@@ -65,6 +65,7 @@ t.test('every route is guarded for tenant and permission', async (t) => {
   const app = await build(t);
   // Initech gets a Workspace domain, so a route naming it by domain finds a real customer that is not the caller's.
   await app.pg.query(`UPDATE customer SET domain_name = 'initech.example', workspace_license = true WHERE customer_id = $1`, [OTHER]);
+  await app.access.publish();
   const routes = app.registeredRoutes;
   t.ok(routes.length > 10, `enumerated ${routes.length} routes`);
   const alice = await login(app, 'alice@acme.example');
