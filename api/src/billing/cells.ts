@@ -3,7 +3,7 @@
  * bucket and series key) for the service and label kinds.
  */
 import type { Pool } from '@cc/shared/db/pool.ts';
-import { labelCells, serviceCells, serviceCellsMonthly, type ServiceCell, type SpendFilter } from '@cc/shared/db/billing-query.ts';
+import { labelCells, labelCellsMonthly, serviceCells, serviceCellsMonthly, type LabelCell, type ServiceCell, type SpendFilter } from '@cc/shared/db/billing-query.ts';
 import type { SeriesCell } from '@cc/shared/billing/chart.ts';
 import { splitWholeMonths, type DateRange } from '@cc/shared/billing/periods.ts';
 import { toUnits } from '@cc/shared/billing/money.ts';
@@ -58,8 +58,24 @@ export async function serviceRows(pool: Pool, f: SpendFilter, range: DateRange):
   return parts.flat().sort((a, b) => cmp(a.bucket, b.bucket) || cmp(a.project_id, b.project_id) || cmp(a.service, b.service));
 }
 
+/**
+ * Label cells of a range, split like `serviceRows`: whole months from the monthly rollups, the partial months at the
+ * edges from the daily ones. The parts hold different buckets, each already in answer order, so a stable sort by
+ * bucket gives the order the one daily query gives.
+ */
+export async function labelRows(pool: Pool, f: SpendFilter, range: DateRange, label: { kind: 'project' | 'resource'; key: string }): Promise<LabelCell[]> {
+  if (range.granularity === 'day' || f.viewer !== null) {
+    return labelCells(pool, f, { from: range.start_date, to: range.end_date, granularity: range.granularity }, label);
+  }
+  const split = splitWholeMonths(range.start_date, range.end_date);
+  const parts = await Promise.all([
+    split.months ? labelCellsMonthly(pool, f, split.months, label) : Promise.resolve([]),
+    ...split.days.map((d) => labelCells(pool, f, { ...d, granularity: 'month' }, label)),
+  ]);
+  return parts.flat().sort((a, b) => (a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : 0));
+}
+
 export async function seriesCells(pool: Pool, f: SpendFilter, s: ChartSettings, kind: ChartKind, body: ChartBody): Promise<SeriesCell[]> {
-  const range = { from: s.range.start_date, to: s.range.end_date, granularity: s.range.granularity };
   if (isServiceKind(kind)) {
     const rows = await serviceRows(pool, f, s.range);
     return rows.map((r) => {
@@ -75,7 +91,7 @@ export async function seriesCells(pool: Pool, f: SpendFilter, s: ChartSettings, 
     });
   }
   const detail = kind.endsWith('_details');
-  const rows = await labelCells(pool, f, range, { kind: labelKind(kind), key: body.label ?? '' });
+  const rows = await labelRows(pool, f, s.range, { kind: labelKind(kind), key: body.label ?? '' });
   return rows.map((r) => {
     const value = r.label_value ?? NO_LABEL;
     return {

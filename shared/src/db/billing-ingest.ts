@@ -13,6 +13,7 @@ import type { CostRow } from '../ports/billing-source.ts';
 const sql = (name: string) => readFileSync(new URL(`./sql/${name}.sql`, import.meta.url), 'utf8');
 const REBUILD_ROLLUPS_SQL = sql('billing-rebuild-rollups');
 const REBUILD_MONTHLY_SQL = sql('billing-rebuild-monthly');
+const REBUILD_MONTHLY_LABEL_SQL = sql('billing-rebuild-monthly-label');
 
 export type IngestSourceKind = 'focus-file' | 'gcp-generated' | 'bigquery';
 
@@ -296,7 +297,8 @@ const rollupSql = (from: keyof typeof ROLLUP_LINES) => REBUILD_ROLLUPS_SQL.repla
 const ROLLUPS_FROM = { cost_line: rollupSql('cost_line'), staging: rollupSql('staging') };
 
 /**
- * Rebuilds cost_daily and cost_daily_label for exactly `days` of the account, and cost_monthly for their months.
+ * Rebuilds cost_daily and cost_daily_label for exactly `days` of the account, and cost_monthly and cost_monthly_label
+ * for their months.
  *
  * `providers` given (windowed sources): the staged rows are every line the account now has for those providers on
  * those days (the slices were just replaced by them), so only those providers' rollup rows are deleted and they are
@@ -320,13 +322,18 @@ export async function rebuildRollups(
   await tx.query('SET LOCAL jit = off');
   await tx.query(staged ? ROLLUPS_FROM.staging : ROLLUPS_FROM.cost_line, staged ? [s.billingAccountId, staged.customerId] : params);
   await tx.query('SET LOCAL enable_sort = on');
-  // The monthly rollup is read by the 12-month charts; it is derived from cost_daily of whole months.
+  // The monthly rollups are read by the 12-month charts; they are derived from the daily ones of whole months.
   if (s.days.length > 0) {
     await tx.query(
       `DELETE FROM cost_monthly WHERE billing_account_id = $1 AND month IN (SELECT DISTINCT date_trunc('month', d)::date FROM unnest($2::date[]) AS d)`,
       params,
     );
     await tx.query(REBUILD_MONTHLY_SQL, params);
+    await tx.query(
+      `DELETE FROM cost_monthly_label WHERE billing_account_id = $1 AND month IN (SELECT DISTINCT date_trunc('month', d)::date FROM unnest($2::date[]) AS d)`,
+      params,
+    );
+    await tx.query(REBUILD_MONTHLY_LABEL_SQL, params);
   }
 }
 

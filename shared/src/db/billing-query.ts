@@ -11,6 +11,7 @@ import type { CostBasis } from '../schemas/billing.ts';
 const sql = (name: string) => readFileSync(new URL(`./sql/${name}.sql`, import.meta.url), 'utf8');
 const SERVICE_CELLS_SQL = sql('billing-service-cells');
 const LABEL_CELLS_SQL = sql('billing-label-cells');
+const LABEL_CELLS_MONTHLY_SQL = sql('billing-label-cells-monthly');
 const DAILY_TOTALS_SQL = sql('billing-daily-totals');
 const SERVICE_CELLS_MONTHLY_SQL = sql('billing-service-cells-monthly');
 const MONTH_TOTALS_SQL = sql('billing-month-totals');
@@ -130,6 +131,18 @@ export async function labelCells(
   label: { kind: 'project' | 'resource'; key: string },
 ): Promise<LabelCell[]> {
   const { rows } = await db.query<LabelCell>(LABEL_CELLS_SQL, [...common(f, range.from, range.to), range.granularity, label.kind, label.key, f.currency, f.basis]);
+  return rows;
+}
+
+/** The same cells as `labelCells` by month, from the monthly rollups: whole months, unrestricted callers only. */
+export async function labelCellsMonthly(
+  db: Queryable,
+  f: SpendFilter,
+  months: { from: string; to: string },
+  label: { kind: 'project' | 'resource'; key: string },
+): Promise<LabelCell[]> {
+  if (f.viewer !== null) throw new Error('the monthly rollup cannot apply a viewer restriction');
+  const { rows } = await db.query<LabelCell>(LABEL_CELLS_MONTHLY_SQL, [f.customerId, f.billingAccountId, months.from, months.to, f.provider, f.projects, f.currency, f.basis, label.kind, label.key]);
   return rows;
 }
 

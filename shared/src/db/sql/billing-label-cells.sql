@@ -9,31 +9,54 @@
 -- rows of a currency without a rate within 7 days are left out of both the totals and the labelled spend.
 WITH r AS (
   SELECT * FROM fx_day_rates($11, $2, $3, $4)
-), tot AS (
-  -- Grouped by the answer's bucket directly (a month, not each day): the rest below is a plain sum, so nothing needs
-  -- the days, and a 12-month answer aggregates months (issue 19). The name is the project's latest day's.
-  SELECT CASE WHEN $8 = 'month' THEN to_char(d.usage_date, 'YYYY-MM') ELSE to_char(d.usage_date, 'YYYY-MM-DD') END AS bucket, d.project_id,
-    (array_agg(d.project_name ORDER BY d.usage_date DESC, d.project_name DESC))[1] AS project_name,
-    sum(basis_spend($12, d.cost, d.credits, d.amortisation) * coalesce(r.rate, 1)) AS s
+), tot_days AS (
+  -- Rows already in the display currency are taken as they are; only the others meet the rates (a join of every row
+  -- with the rates was sorted by currency text, on disk). Rows without a rate within 7 days are in neither part.
+  SELECT d.usage_date, d.project_id, d.project_name, basis_spend($12, d.cost, d.credits, d.amortisation) AS s
   FROM cost_daily d
-  LEFT JOIN r ON r.currency = d.currency AND r.day = d.usage_date
-  WHERE d.customer_id = $1 AND d.billing_account_id = $2 AND d.usage_date BETWEEN $3 AND $4
-    AND (d.currency = $11 OR r.rate IS NOT NULL)
+  WHERE d.customer_id = $1 AND d.billing_account_id = $2 AND d.usage_date BETWEEN $3 AND $4 AND d.currency = $11
     AND ($5::text IS NULL OR d.provider = $5)
     AND (cardinality($6::text[]) = 0 OR d.project_id = ANY($6))
     AND ($7::jsonb IS NULL OR (d.usage_date, d.project_id) IN (SELECT usage_date, project_id FROM viewer_allowed_days($1, $2, $3, $4, $7)))
-  GROUP BY 1, d.project_id
+  UNION ALL
+  SELECT d.usage_date, d.project_id, d.project_name, basis_spend($12, d.cost, d.credits, d.amortisation) * r.rate
+  FROM cost_daily d
+  JOIN r ON r.currency = d.currency AND r.day = d.usage_date
+  WHERE d.customer_id = $1 AND d.billing_account_id = $2 AND d.usage_date BETWEEN $3 AND $4 AND d.currency <> $11 AND r.rate IS NOT NULL
+    AND EXISTS (SELECT 1 FROM r) -- a one-time check: no other currency, no scan
+    AND ($5::text IS NULL OR d.provider = $5)
+    AND (cardinality($6::text[]) = 0 OR d.project_id = ANY($6))
+    AND ($7::jsonb IS NULL OR (d.usage_date, d.project_id) IN (SELECT usage_date, project_id FROM viewer_allowed_days($1, $2, $3, $4, $7)))
+), tot AS (
+  -- Grouped by the answer's bucket directly (a month, not each day): the rest below is a plain sum, so nothing needs
+  -- the days, and a 12-month answer aggregates months (issue 19). Buckets are dates until the answer is written: a
+  -- text bucket (to_char) made the grouping sort by collation, on disk. The project's name is its latest day's: the
+  -- largest "day + name" (C collation: a byte comparison), cut back to the name in `names`.
+  SELECT CASE WHEN $8 = 'month' THEN date_trunc('month', t.usage_date)::date ELSE t.usage_date END AS bucket, t.project_id,
+    max((t.usage_date::text || t.project_name) COLLATE "C") AS dated_name, sum(t.s) AS s
+  FROM tot_days t
+  GROUP BY 1, t.project_id
 ), lab AS (
-  SELECT CASE WHEN $8 = 'month' THEN to_char(l.usage_date, 'YYYY-MM') ELSE to_char(l.usage_date, 'YYYY-MM-DD') END AS bucket, l.project_id, l.label_value,
-    sum(basis_spend($12, l.cost, l.credits, l.amortisation) * coalesce(r.rate, 1)) AS s
-  FROM cost_daily_label l
-  LEFT JOIN r ON r.currency = l.currency AND r.day = l.usage_date
-  WHERE l.customer_id = $1 AND l.billing_account_id = $2 AND l.usage_date BETWEEN $3 AND $4
-    AND (l.currency = $11 OR r.rate IS NOT NULL)
-    AND l.label_kind = $9 AND l.label_key = $10
-    AND ($5::text IS NULL OR l.provider = $5)
-    AND (cardinality($6::text[]) = 0 OR l.project_id = ANY($6))
-    AND ($7::jsonb IS NULL OR (l.usage_date, l.project_id) IN (SELECT usage_date, project_id FROM viewer_allowed_days($1, $2, $3, $4, $7)))
+  SELECT CASE WHEN $8 = 'month' THEN date_trunc('month', l.usage_date)::date ELSE l.usage_date END AS bucket, l.project_id, l.label_value, sum(l.s) AS s
+  FROM (
+    SELECT l.usage_date, l.project_id, l.label_value, basis_spend($12, l.cost, l.credits, l.amortisation) AS s
+    FROM cost_daily_label l
+    WHERE l.customer_id = $1 AND l.billing_account_id = $2 AND l.usage_date BETWEEN $3 AND $4 AND l.currency = $11
+      AND l.label_kind = $9 AND l.label_key = $10
+      AND ($5::text IS NULL OR l.provider = $5)
+      AND (cardinality($6::text[]) = 0 OR l.project_id = ANY($6))
+      AND ($7::jsonb IS NULL OR (l.usage_date, l.project_id) IN (SELECT usage_date, project_id FROM viewer_allowed_days($1, $2, $3, $4, $7)))
+    UNION ALL
+    SELECT l.usage_date, l.project_id, l.label_value, basis_spend($12, l.cost, l.credits, l.amortisation) * r.rate
+    FROM cost_daily_label l
+    JOIN r ON r.currency = l.currency AND r.day = l.usage_date
+    WHERE l.customer_id = $1 AND l.billing_account_id = $2 AND l.usage_date BETWEEN $3 AND $4 AND l.currency <> $11 AND r.rate IS NOT NULL
+    AND EXISTS (SELECT 1 FROM r) -- a one-time check: no other currency, no scan
+      AND l.label_kind = $9 AND l.label_key = $10
+      AND ($5::text IS NULL OR l.provider = $5)
+      AND (cardinality($6::text[]) = 0 OR l.project_id = ANY($6))
+      AND ($7::jsonb IS NULL OR (l.usage_date, l.project_id) IN (SELECT usage_date, project_id FROM viewer_allowed_days($1, $2, $3, $4, $7)))
+  ) l
   GROUP BY 1, l.project_id, l.label_value
 ), cells AS (
   -- The unlabelled rest as tot minus lab, summed in the final grouping rather than joined per day and project: sums
@@ -44,11 +67,16 @@ WITH r AS (
   SELECT tot.bucket, tot.project_id, NULL, tot.s FROM tot
   UNION ALL
   SELECT lab.bucket, lab.project_id, NULL, -lab.s FROM lab
+), names AS (
+  SELECT project_id, substr(max(dated_name COLLATE "C"), 11) AS project_name FROM tot GROUP BY project_id
+), answer AS (
+  SELECT c.bucket, c.project_id, c.label_value, sum(c.s) AS spend
+  FROM cells c
+  GROUP BY c.bucket, c.project_id, c.label_value
+  HAVING sum(c.s) <> 0 OR c.label_value IS NOT NULL
 )
-SELECT c.bucket,
-  c.project_id, coalesce(max(n.project_name), c.project_id) AS project_name, c.label_value, sum(c.s)::text AS spend
-FROM cells c
-LEFT JOIN (SELECT DISTINCT ON (project_id) project_id, project_name FROM tot ORDER BY project_id, bucket DESC) n USING (project_id)
-GROUP BY c.bucket, c.project_id, c.label_value
-HAVING sum(c.s) <> 0 OR c.label_value IS NOT NULL
-ORDER BY c.bucket, c.project_id, c.label_value
+SELECT CASE WHEN $8 = 'month' THEN to_char(a.bucket, 'YYYY-MM') ELSE to_char(a.bucket, 'YYYY-MM-DD') END AS bucket,
+  a.project_id, coalesce(n.project_name, a.project_id) AS project_name, a.label_value, a.spend::text AS spend
+FROM answer a
+LEFT JOIN names n USING (project_id)
+ORDER BY a.bucket, a.project_id, a.label_value

@@ -1,0 +1,72 @@
+-- The cells of billing-label-cells.sql by month, for whole months only and callers without a viewer restriction
+-- (the restriction is per day and project, which only the daily rollups can apply): one label key's spend per
+-- (month, project, label value) plus each project's unlabelled rest (label_value NULL), in the display currency.
+-- Rows already in the display currency come from the monthly rollups (cost_monthly, cost_monthly_label: ~30× fewer
+-- rows than the daily ones); rows in another currency are converted day by day from the daily rollups (a month's
+-- rate changes every business day), as billing-service-cells-monthly.sql does. A project's name is the one of its
+-- latest month (the monthly rollup keeps the largest name of a month).
+-- $1 customer_id, $2 billing_account_id, $3 first month (yyyy-MM-01), $4 last month (yyyy-MM-01),
+-- $5 provider (NULL = all), $6 projects text[] (empty = all), $7 display currency, $8 cost basis,
+-- $9 label_kind, $10 label_key
+WITH r AS (
+  SELECT * FROM fx_day_rates($7, $2, $3::date, ($4::date + interval '1 month')::date - 1)
+), tot AS (
+  SELECT t.month, t.project_id, max((t.month::text || t.project_name) COLLATE "C") AS dated_name, sum(t.s) AS s
+  FROM (
+    SELECT m.month, m.project_id, m.project_name, basis_spend($8, m.cost, m.credits, m.amortisation) AS s
+    FROM cost_monthly m
+    WHERE m.customer_id = $1 AND m.billing_account_id = $2 AND m.month BETWEEN $3 AND $4 AND m.currency = $7
+      AND ($5::text IS NULL OR m.provider = $5)
+      AND (cardinality($6::text[]) = 0 OR m.project_id = ANY($6))
+    UNION ALL
+    SELECT date_trunc('month', d.usage_date)::date, d.project_id, d.project_name, basis_spend($8, d.cost, d.credits, d.amortisation) * r.rate
+    FROM cost_daily d
+    JOIN r ON r.currency = d.currency AND r.day = d.usage_date
+    WHERE d.customer_id = $1 AND d.billing_account_id = $2 AND d.currency <> $7 AND r.rate IS NOT NULL
+    AND EXISTS (SELECT 1 FROM r) -- a one-time check: no other currency, no scan
+      AND d.usage_date >= $3::date AND d.usage_date < $4::date + interval '1 month'
+      AND ($5::text IS NULL OR d.provider = $5)
+      AND (cardinality($6::text[]) = 0 OR d.project_id = ANY($6))
+  ) t
+  GROUP BY t.month, t.project_id
+), lab AS (
+  SELECT l.month, l.project_id, l.label_value, sum(l.s) AS s
+  FROM (
+    SELECT m.month, m.project_id, m.label_value, basis_spend($8, m.cost, m.credits, m.amortisation) AS s
+    FROM cost_monthly_label m
+    WHERE m.billing_account_id = $2 AND m.label_kind = $9 AND m.label_key = $10 AND m.month BETWEEN $3 AND $4
+      AND m.customer_id = $1 AND m.currency = $7
+      AND ($5::text IS NULL OR m.provider = $5)
+      AND (cardinality($6::text[]) = 0 OR m.project_id = ANY($6))
+    UNION ALL
+    SELECT date_trunc('month', l.usage_date)::date, l.project_id, l.label_value, basis_spend($8, l.cost, l.credits, l.amortisation) * r.rate
+    FROM cost_daily_label l
+    JOIN r ON r.currency = l.currency AND r.day = l.usage_date
+    WHERE l.customer_id = $1 AND l.billing_account_id = $2 AND l.currency <> $7 AND r.rate IS NOT NULL
+    AND EXISTS (SELECT 1 FROM r) -- a one-time check: no other currency, no scan
+      AND l.label_kind = $9 AND l.label_key = $10
+      AND l.usage_date >= $3::date AND l.usage_date < $4::date + interval '1 month'
+      AND ($5::text IS NULL OR l.provider = $5)
+      AND (cardinality($6::text[]) = 0 OR l.project_id = ANY($6))
+  ) l
+  GROUP BY l.month, l.project_id, l.label_value
+), cells AS (
+  -- the unlabelled rest as tot minus lab, summed in the grouping below (billing-label-cells.sql says why)
+  SELECT lab.month, lab.project_id, lab.label_value, lab.s FROM lab
+  UNION ALL
+  SELECT tot.month, tot.project_id, NULL, tot.s FROM tot
+  UNION ALL
+  SELECT lab.month, lab.project_id, NULL, -lab.s FROM lab
+), names AS (
+  SELECT project_id, substr(max(dated_name COLLATE "C"), 11) AS project_name FROM tot GROUP BY project_id
+), answer AS (
+  SELECT c.month, c.project_id, c.label_value, sum(c.s) AS spend
+  FROM cells c
+  GROUP BY c.month, c.project_id, c.label_value
+  HAVING sum(c.s) <> 0 OR c.label_value IS NOT NULL
+)
+SELECT to_char(a.month, 'YYYY-MM') AS bucket, a.project_id, coalesce(n.project_name, a.project_id) AS project_name,
+  a.label_value, a.spend::text AS spend
+FROM answer a
+LEFT JOIN names n USING (project_id)
+ORDER BY a.month, a.project_id, a.label_value

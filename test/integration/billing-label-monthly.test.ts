@@ -1,0 +1,120 @@
+/**
+ * The label charts' monthly path (issue 19, migration 090): whole months read from cost_monthly / cost_monthly_label,
+ * the edge months from the daily rollups. Its cells must equal the one daily query's for the same filter, on an
+ * account holding EUR rows (the display currency) and USD and GBP rows converted day by day, on both cost bases,
+ * for every provider choice and both label kinds; and a re-ingest of a window inside a month keeps the monthly label
+ * rollup equal to the sums of the daily one.
+ */
+import t from 'tap';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Pool } from '@cc/shared/db/pool.ts';
+import { saveRates } from '@cc/shared/db/fx-rates.ts';
+import { labelCells, type SpendFilter } from '@cc/shared/db/billing-query.ts';
+import { addDays } from '@cc/shared/time.ts';
+import { gcpGeneratedSource } from '../../workers/src/billing-ingest/sources/gcp-generator.ts';
+import { focusCsvSource } from '../../workers/src/billing-ingest/sources/focus-csv.ts';
+import { runIngest } from '../../workers/src/billing-ingest/ingest.ts';
+import { labelRows } from '../../api/src/billing/cells.ts';
+import { testEnv } from '../helper.ts';
+
+const ACME = { customerId: 'acme-corp', billingAccountId: '01A2B3-C4D5E6-F7A8B9', currency: 'EUR' };
+const FROM = '2026-01-10';
+const TO = '2026-05-20';
+
+/** A FOCUS file of AWS rows in USD and GBP over the range, every fifth day, with tags (stored as resource labels). */
+function focusFile(): string {
+  const header = 'BilledCost,EffectiveCost,BillingCurrency,ChargePeriodStart,ChargePeriodEnd,ChargeCategory,ProviderName,SubAccountId,SubAccountName,ServiceName,SkuId,Tags';
+  const lines = [header];
+  let i = 0;
+  for (let day = FROM; day <= TO; day = addDays(day, 5)) {
+    for (const [currency, project, tags] of [
+      ['USD', 'aws-web', '{"team":"web","shard":"s1"}'],
+      ['GBP', 'aws-data', '{"team":"data"}'],
+      ['USD', 'aws-data', '{}'],
+    ] as const) {
+      i++;
+      const cost = `${10 + (i % 7)}.${String((i * 7919) % 1000000).padStart(6, '0')}`;
+      lines.push(`${cost},${cost},${currency},${day}T00:00:00Z,${addDays(day, 1)}T00:00:00Z,Usage,AWS,${project},${project} name,EC2,sku-${i},"${tags.replace(/"/g, '""')}"`);
+    }
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** EUR→USD and EUR→GBP on business days only (weekends fall back to Friday's fixing). */
+function fixings() {
+  const out: { currency: string; rate_date: string; rate: string }[] = [];
+  for (let day = addDays(FROM, -7); day <= TO; day = addDays(day, 1)) {
+    const dow = new Date(`${day}T00:00:00Z`).getUTCDay();
+    if (dow === 0 || dow === 6) continue;
+    const n = Number(day.slice(8, 10));
+    out.push({ currency: 'USD', rate_date: day, rate: `1.0${String(n).padStart(2, '0')}3` }, { currency: 'GBP', rate_date: day, rate: `0.8${String(n).padStart(2, '0')}7` });
+  }
+  return out;
+}
+
+const filter = (provider: string | null, basis: 'billed' | 'amortised'): SpendFilter => ({
+  customerId: ACME.customerId,
+  billingAccountId: ACME.billingAccountId,
+  provider,
+  services: [],
+  projects: [],
+  viewer: null,
+  currency: 'EUR',
+  basis,
+});
+
+async function monthlyLabelMismatches(pool: Pool): Promise<number> {
+  const { rows } = await pool.query(
+    `WITH expected AS (
+       SELECT customer_id, billing_account_id, date_trunc('month', usage_date)::date AS month, provider, label_kind, label_key, label_value,
+              project_id, sum(cost) AS cost, sum(credits) AS credits, currency, sum(amortisation) AS amortisation
+         FROM cost_daily_label GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 11
+     ), actual AS (
+       SELECT customer_id, billing_account_id, month, provider, label_kind, label_key, label_value, project_id, cost, credits, currency, amortisation FROM cost_monthly_label
+     )
+     SELECT count(*)::int AS n FROM ((SELECT * FROM expected EXCEPT SELECT * FROM actual) UNION ALL (SELECT * FROM actual EXCEPT SELECT * FROM expected)) d`,
+  );
+  return rows[0].n;
+}
+
+t.test('label cells by month from the monthly rollups equal the daily query, in every currency and on both bases', async (t) => {
+  const { pool } = await testEnv(t);
+  const dir = await mkdtemp(join(tmpdir(), 'cc-label-monthly-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const file = join(dir, 'aws.csv');
+  await writeFile(file, focusFile());
+  await saveRates(pool, 'ecb', fixings());
+  await runIngest({ pool, ...ACME, sourceKind: 'gcp-generated', source: gcpGeneratedSource({ ...ACME, from: FROM, to: TO }) });
+  await runIngest({ pool, ...ACME, sourceKind: 'focus-file', fileName: 'aws.csv', source: focusCsvSource(file) });
+  t.equal(await monthlyLabelMismatches(pool), 0, 'cost_monthly_label holds the monthly sums of cost_daily_label');
+
+  const range = { label: 'test range', start_date: FROM, end_date: TO, granularity: 'month' as const };
+  let compared = 0;
+  for (const provider of [null, 'gcp', 'aws']) {
+    for (const basis of ['billed', 'amortised'] as const) {
+      for (const label of [
+        { kind: 'project' as const, key: 'team' },
+        { kind: 'resource' as const, key: 'shard' },
+        { kind: 'resource' as const, key: 'team' },
+        { kind: 'project' as const, key: 'no-such-key' },
+      ]) {
+        const f = filter(provider, basis);
+        const daily = await labelCells(pool, f, { from: FROM, to: TO, granularity: 'month' }, label);
+        const split = await labelRows(pool, f, range, label);
+        t.same(split, daily, `${provider ?? 'all'} ${basis} ${label.kind}:${label.key}`);
+        compared += daily.length;
+      }
+    }
+  }
+  t.ok(compared > 100, `${compared} cells compared`);
+  const usd = await labelCells(pool, filter('aws', 'billed'), { from: FROM, to: TO, granularity: 'month' }, { kind: 'resource', key: 'team' });
+  t.ok(usd.some((c) => c.label_value === 'data') && usd.some((c) => c.label_value === 'web'), 'the converted USD and GBP rows are in the comparison');
+
+  // A re-ingest of a window inside a month rebuilds that month's monthly label rows from all of its days.
+  await runIngest({ pool, ...ACME, sourceKind: 'gcp-generated', source: gcpGeneratedSource({ ...ACME, from: '2026-03-05', to: '2026-03-09' }) });
+  t.equal(await monthlyLabelMismatches(pool), 0, 'after a partial re-ingest too');
+  const f = filter(null, 'billed');
+  t.same(await labelRows(pool, f, range, { kind: 'project', key: 'team' }), await labelCells(pool, f, { from: FROM, to: TO, granularity: 'month' }, { kind: 'project', key: 'team' }));
+});
