@@ -1,7 +1,8 @@
 /**
- * Decimal strings for money. Nothing here does arithmetic: sums happen in PostgreSQL `numeric`.
- * These helpers only check and normalise the text that sources hand us, so a value is either
- * stored exactly or rejected — never rounded on the way in.
+ * Decimal strings for money. These helpers check and normalise the text that sources hand us, so a value is either
+ * stored exactly or rejected — never rounded on the way in. The only arithmetic here is exact: sums of checked values
+ * as integers of 10^-12 units (`toUnits12` / `fromUnits12`, the ingest's rollups); every other sum happens in
+ * PostgreSQL `numeric`.
  */
 
 /** Decimal places the money columns keep (numeric(24,12)); a value with more would be silently rounded. */
@@ -14,7 +15,11 @@ const DECIMAL_RE = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
  * Exponent notation ('1.5E-7', as some exports write small values) is expanded by moving the point
  * in the digit string, so no float is involved.
  */
+// Already plain: no sign but a leading '-', no leading or trailing zeros, no exponent, no '-0'. Most values are.
+const PLAIN_RE = /^(?:0|-?[1-9]\d*)(?:\.\d*[1-9])?$|^-0\.\d*[1-9]$/;
+
 export function normaliseDecimal(raw: string): string | null {
+  if (PLAIN_RE.test(raw)) return raw;
   const m = DECIMAL_RE.exec(raw.trim());
   if (!m) return null;
   const [, sign, intPart = '', fracPart = '', expPart] = m;
@@ -41,4 +46,21 @@ export function normaliseDecimal(raw: string): string | null {
 export function decimalPlaces(normalised: string): number {
   const i = normalised.indexOf('.');
   return i < 0 ? 0 : normalised.length - i - 1;
+}
+
+const SCALE_ZEROS = '0'.repeat(MONEY_SCALE);
+
+/** A checked money value (normalised, at most MONEY_SCALE decimals) as an integer of 10^-12 units: exact. */
+export function toUnits12(normalised: string): bigint {
+  const i = normalised.indexOf('.');
+  if (i < 0) return BigInt(normalised + SCALE_ZEROS);
+  const frac = normalised.slice(i + 1);
+  return BigInt(normalised.slice(0, i) + frac + SCALE_ZEROS.slice(frac.length));
+}
+
+/** 10^-12 units back to decimal text with MONEY_SCALE places, as PostgreSQL prints a numeric(24,12) sum. */
+export function fromUnits12(units: bigint): string {
+  const negative = units < 0n;
+  const digits = (negative ? -units : units).toString().padStart(MONEY_SCALE + 1, '0');
+  return `${negative ? '-' : ''}${digits.slice(0, -MONEY_SCALE)}.${digits.slice(-MONEY_SCALE)}`;
 }

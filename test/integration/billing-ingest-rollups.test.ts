@@ -1,10 +1,12 @@
 /**
- * Issue 19's ingest changes keep the data the same: a windowed source's rollups, now summed from its staged rows,
- * equal the rollups of its lines in cost_line (summed here independently); re-ingesting changes nothing; and deleting
- * a customer still deletes its billing data (a trigger since the per-row foreign keys went, migration 065).
+ * Issue 19's ingest changes keep the data the same: a windowed source's rollups, summed in the worker while its rows
+ * load straight into cost_line (rollup-sums.ts), equal the rollups of its lines in cost_line (summed here
+ * independently, in SQL, names by max() as the file path's SQL takes them); re-ingesting changes nothing; and
+ * deleting a customer still deletes its billing data (a trigger since the per-row foreign keys went, migration 065).
  */
 import t from 'tap';
 import type { Pool } from '@cc/shared/db/pool.ts';
+import type { BillingSource, CostRow } from '@cc/shared/ports/billing-source.ts';
 import { gcpGeneratedSource } from '../../workers/src/billing-ingest/sources/gcp-generator.ts';
 import { runIngest } from '../../workers/src/billing-ingest/ingest.ts';
 import { testEnv } from '../helper.ts';
@@ -19,23 +21,23 @@ async function rollupMismatches(pool: Pool): Promise<{ daily: number; label: num
   const daily = await pool.query(
     `WITH expected AS (
        SELECT customer_id, billing_account_id, usage_date, provider, max(provider_name) AS provider_name, project_id,
-              max(project_name) AS project_name, service, sum(cost) AS cost, sum(credits) AS credits, currency
+              max(project_name) AS project_name, service, sum(cost) AS cost, sum(credits) AS credits, currency, sum(amortisation) AS amortisation
          FROM cost_line GROUP BY customer_id, billing_account_id, usage_date, provider, project_id, service, currency
      ), actual AS (
-       SELECT customer_id, billing_account_id, usage_date, provider, provider_name, project_id, project_name, service, cost, credits, currency FROM cost_daily
+       SELECT customer_id, billing_account_id, usage_date, provider, provider_name, project_id, project_name, service, cost, credits, currency, amortisation FROM cost_daily
      )
      SELECT count(*)::int AS n FROM ((SELECT * FROM expected EXCEPT SELECT * FROM actual) UNION ALL (SELECT * FROM actual EXCEPT SELECT * FROM expected)) d`,
   );
   const label = await pool.query(
     `WITH expected AS (
        SELECT l.customer_id, l.billing_account_id, l.usage_date, l.provider, kv.kind, kv.key, kv.value, l.project_id,
-              sum(l.cost) AS cost, sum(l.credits) AS credits, l.currency
+              sum(l.cost) AS cost, sum(l.credits) AS credits, l.currency, sum(l.amortisation) AS amortisation
          FROM cost_line l
         CROSS JOIN LATERAL (SELECT 'project' AS kind, key, value FROM jsonb_each_text(l.project_labels)
                             UNION ALL SELECT 'resource', key, value FROM jsonb_each_text(l.resource_labels)) kv
         GROUP BY l.customer_id, l.billing_account_id, l.usage_date, l.provider, kv.kind, kv.key, kv.value, l.project_id, l.currency
      ), actual AS (
-       SELECT customer_id, billing_account_id, usage_date, provider, label_kind, label_key, label_value, project_id, cost, credits, currency FROM cost_daily_label
+       SELECT customer_id, billing_account_id, usage_date, provider, label_kind, label_key, label_value, project_id, cost, credits, currency, amortisation FROM cost_daily_label
      )
      SELECT count(*)::int AS n FROM ((SELECT * FROM expected EXCEPT SELECT * FROM actual) UNION ALL (SELECT * FROM actual EXCEPT SELECT * FROM expected)) d`,
   );
@@ -57,6 +59,67 @@ t.test('rollups summed from staging equal the sums of the stored lines, across o
   const after = (await pool.query(`SELECT (sum(cost) + sum(credits))::text AS s, count(*)::int AS n FROM cost_daily`)).rows[0];
   t.same(after, before, 'a re-ingest of the same window changes nothing');
   t.same(await rollupMismatches(pool), { daily: 0, label: 0 });
+});
+
+/** A windowed source of hand-made rows: renamed projects within a day, amortised figures, 12-decimal and negative amounts. */
+function handMade(rows: CostRow[], window: { from: string; to: string }, providers = ['gcp']): BillingSource {
+  return {
+    label: 'hand-made rows',
+    window,
+    providers,
+    async *rows() {
+      let line = 0;
+      for (const row of rows) yield { line: ++line, row: { ...row } };
+    },
+  };
+}
+
+const row = (over: Partial<CostRow>): CostRow => ({
+  provider: 'gcp',
+  provider_name: 'Google Cloud',
+  usage_date: '2026-04-02',
+  project_id: 'p1',
+  project_name: 'Project One',
+  service: 'Compute Engine',
+  sku: 'vCPU',
+  cost: '1.000000000001',
+  credits: '-0.25',
+  currency: 'EUR',
+  invoice_month: '202604',
+  cost_type: 'regular',
+  project_labels: { team: 'web', env: 'prod' },
+  resource_labels: {},
+  ...over,
+});
+
+t.test('sums made in the worker equal SQL sums: renames within a day, amortisation, undeclared providers', async (t) => {
+  const { pool } = await testEnv(t);
+  const window = { from: '2026-04-01', to: '2026-04-03' };
+  const rows = [
+    row({}),
+    row({ project_name: 'Project One (renamed)', cost: '999999.999999999999', credits: '0' }),
+    row({ project_name: 'Aardvark', sku: 'RAM', effective_cost: '0.5', resource_labels: { shard: 's1', app: 'x' } }),
+    row({ usage_date: '2026-04-03', service: 'BigQuery', cost: '-3', credits: '-0.000000000001', effective_cost: '12.123456789012', resource_labels: { shard: 's1' } }),
+    row({ project_id: 'p2', project_name: 'Two', project_labels: {}, resource_labels: { shard: 's2' } }),
+    row({ provider: 'aws', provider_name: 'AWS', project_id: 'a1', currency: 'USD', project_labels: { team: 'web' } }),
+    // another resource label set sharing shard=s1 with the third row: their pairs merge after the expansion
+    row({ sku: 'Disk', effective_cost: '2', resource_labels: { shard: 's1' } }),
+  ];
+  await runIngest({ pool, ...ACME, sourceKind: 'gcp-generated', source: handMade(rows, window) });
+  t.same(await rollupMismatches(pool), { daily: 0, label: 0 });
+  const names = (await pool.query(`SELECT project_name FROM cost_daily WHERE project_id = 'p1' AND usage_date = '2026-04-02'`)).rows;
+  t.same(names, [{ project_name: 'Project One (renamed)' }], 'the greatest name of the day, as max() picks it');
+  const amort = (await pool.query(`SELECT sum(amortisation)::text AS a FROM cost_daily WHERE project_id = 'p1'`)).rows[0].a;
+  t.equal(amort, '16.123456789011', 'amortised minus billed, per line, summed: (0.5 - 0.750000000001) + (12.123456789012 + 3.000000000001) + (2 - 0.750000000001)');
+
+  // The same window again with one row less: the older lines of every slice go, the undeclared provider's too.
+  await runIngest({ pool, ...ACME, sourceKind: 'gcp-generated', source: handMade(rows.slice(1), window) });
+  t.same(await rollupMismatches(pool), { daily: 0, label: 0 });
+  t.equal((await pool.query(`SELECT count(*)::int AS n FROM cost_line`)).rows[0].n, rows.length - 1, 'no line twice');
+  // And without a window (the bench's source): its days and providers come from its rows.
+  await runIngest({ pool, ...ACME, sourceKind: 'gcp-generated', source: { ...handMade(rows.slice(2), window), window: undefined } });
+  t.same(await rollupMismatches(pool), { daily: 0, label: 0 });
+  t.equal((await pool.query(`SELECT count(*)::int AS n FROM cost_line`)).rows[0].n, rows.length - 2, 'the slices of its rows replaced: its own 5 lines');
 });
 
 t.test("deleting a customer deletes its cost lines and rollups", async (t) => {

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { PoolClient } from 'pg';
 import type { Queryable } from './pool.ts';
@@ -135,9 +135,41 @@ export async function dropStaging(client: PoolClient): Promise<void> {
   await client.query('DROP TABLE IF EXISTS cost_line_staging');
 }
 
-/** Streams COPY text lines (see `toCopyLine`) into the staging table; resolves with the row count. */
-export async function copyIntoStaging(client: PoolClient, lines: Readable): Promise<number> {
-  const copy = client.query(copyFrom(copyFromStdin('cost_line_staging')));
+// The cost_line columns a source row fills: the staging columns but the file-only ones (a correction flag decides a
+// file's mode; the amortised figure is stored as `amortisation`, computed by the caller).
+const LINE_COLUMNS = COPY_COLUMNS.filter(([name]) => name !== 'correction' && name !== 'effective_cost');
+
+/** What the ingest computed for a row once and shares between its COPY line and its sums. */
+export interface LineExtras {
+  /** Amortised minus billed (0 without an amortised figure), decimal text. */
+  amortisation: string;
+  /** The row's label objects as JSON text. */
+  project_labels: string;
+  resource_labels: string;
+}
+
+/**
+ * COPY of a windowed source's rows straight into `cost_line` (no staging, issue 19): the statement, and each row's
+ * line with the batch's constant columns first, the labels as the given JSON text, and the amortisation last.
+ */
+export function costLineCopy(b: { customerId: string; billingAccountId: string; batchId: string }): { sql: string; line: (r: CostRow, x: LineExtras) => string } {
+  const prefix = `${copyValue(b.customerId)}\t${copyValue(b.billingAccountId)}\t${b.batchId}`;
+  const values = LINE_COLUMNS.map(([name, , value]): ((r: CostRow, x: LineExtras) => string | null) =>
+    name === 'project_labels' ? (_r, x) => x.project_labels : name === 'resource_labels' ? (_r, x) => x.resource_labels : (r) => value(r),
+  );
+  return {
+    sql: `COPY cost_line (customer_id, billing_account_id, source_batch, ${LINE_COLUMNS.map(([c]) => c).join(', ')}, amortisation) FROM STDIN`,
+    line(r, x) {
+      let line = prefix;
+      for (let i = 0; i < values.length; i++) line += '\t' + copyValue(values[i](r, x));
+      return line + '\t' + x.amortisation + '\n';
+    },
+  };
+}
+
+/** Streams COPY text into `sql` (a `COPY … FROM STDIN`); resolves with the row count. */
+export async function copyText(client: PoolClient, sql: string, lines: Readable): Promise<number> {
+  const copy = client.query(copyFrom(sql));
   await pipeline(lines, copy);
   return copy.rowCount;
 }
@@ -216,11 +248,23 @@ export async function stagedProviders(tx: PoolClient, declared: readonly string[
   return rows[0].providers ?? [];
 }
 
-/** Deletes the account's cost lines of `providers` for `days`; returns how many went. */
-export async function deleteSlices(tx: PoolClient, s: { billingAccountId: string; days: string[]; providers: string[] }): Promise<number> {
+/**
+ * Whether the account has rollup rows for any of these (day, provider) slices, i.e. whether the slices hold lines
+ * (the ingest keeps the two together in one transaction): a first load need not search its own lines for older ones.
+ */
+export async function slicesHaveRollups(tx: PoolClient, s: { billingAccountId: string; days: string[]; providers: string[] }): Promise<boolean> {
   const { rowCount } = await tx.query(
-    'DELETE FROM cost_line WHERE billing_account_id = $1 AND usage_date = ANY($2::date[]) AND provider = ANY($3::text[])',
+    'SELECT 1 FROM cost_daily WHERE billing_account_id = $1 AND usage_date = ANY($2::date[]) AND provider = ANY($3::text[]) LIMIT 1',
     [s.billingAccountId, s.days, s.providers],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
+/** Deletes the account's cost lines of `providers` for `days`, but those of batch `keep` (just loaded); returns how many went. */
+export async function deleteSlices(tx: PoolClient, s: { billingAccountId: string; days: string[]; providers: string[]; keep?: string }): Promise<number> {
+  const { rowCount } = await tx.query(
+    'DELETE FROM cost_line WHERE billing_account_id = $1 AND usage_date = ANY($2::date[]) AND provider = ANY($3::text[]) AND source_batch IS DISTINCT FROM $4::bigint',
+    [s.billingAccountId, s.days, s.providers, s.keep ?? null],
   );
   return rowCount ?? 0;
 }
@@ -280,61 +324,122 @@ export async function insertStaged(tx: PoolClient, s: { customerId: string; bill
   return rowCount ?? 0;
 }
 
-/** The line columns the rollups read (billing-rebuild-rollups.sql): a new rolled-up column is added here. */
-const ROLLUP_LINE_COLUMNS = 'usage_date, provider, provider_name, project_id, project_name, service, cost, credits, currency, project_labels, resource_labels';
-
 /**
- * Where the rollup rebuild reads its lines. Parameters: $1 billing account, $2 days (cost_line) or customer (staging).
- * Only the columns the rollups use: the statement materialises its lines once, and SKUs and resource ids are wide.
+ * Where the rollup rebuild reads its lines ($1 billing account, $2 days): only the columns the rollups use, since the
+ * statement materialises its lines once, and SKUs and resource ids are wide. A new rolled-up column is added here.
  */
-const ROLLUP_LINES = {
-  cost_line: `SELECT customer_id, billing_account_id, ${ROLLUP_LINE_COLUMNS}, amortisation FROM cost_line WHERE billing_account_id = $1 AND usage_date = ANY($2::date[])`,
-  // amortisation as insertStaged stores it on the cost line
-  staging: `SELECT $2::text AS customer_id, $1::text AS billing_account_id, ${ROLLUP_LINE_COLUMNS}, ${STAGED_AMORTISATION} AS amortisation FROM cost_line_staging`,
-} as const;
+const ROLLUP_LINES =
+  'SELECT customer_id, billing_account_id, usage_date, provider, provider_name, project_id, project_name, service, cost, credits, currency, project_labels, resource_labels, amortisation FROM cost_line WHERE billing_account_id = $1 AND usage_date = ANY($2::date[])';
 // a function replacement: the lines hold $1 and $2, which a replacement string would read as patterns
-const rollupSql = (from: keyof typeof ROLLUP_LINES) => REBUILD_ROLLUPS_SQL.replace(/\/\*LINES\*\//g, () => ROLLUP_LINES[from]);
-const ROLLUPS_FROM = { cost_line: rollupSql('cost_line'), staging: rollupSql('staging') };
+const ROLLUPS_FROM_LINES = REBUILD_ROLLUPS_SQL.replace(/\/\*LINES\*\//g, () => ROLLUP_LINES);
+
+const monthsOf = `SELECT DISTINCT date_trunc('month', d)::date FROM unnest($2::date[]) AS d`;
+
+/** Rebuilds cost_monthly and cost_monthly_label for the months of `days` from the daily rollups (read by the 12-month charts). */
+async function rebuildMonthly(tx: PoolClient, billingAccountId: string, days: string[]): Promise<void> {
+  if (days.length === 0) return;
+  const params = [billingAccountId, days];
+  await tx.query(`DELETE FROM cost_monthly WHERE billing_account_id = $1 AND month IN (${monthsOf})`, params);
+  await tx.query(REBUILD_MONTHLY_SQL, params);
+  await tx.query(`DELETE FROM cost_monthly_label WHERE billing_account_id = $1 AND month IN (${monthsOf})`, params);
+  await tx.query(REBUILD_MONTHLY_LABEL_SQL, params);
+}
 
 /**
- * Rebuilds cost_daily and cost_daily_label for exactly `days` of the account, and cost_monthly and cost_monthly_label
- * for their months.
- *
- * `providers` given (windowed sources): the staged rows are every line the account now has for those providers on
- * those days (the slices were just replaced by them), so only those providers' rollup rows are deleted and they are
- * summed from the staging table, without reading cost_line back. Without (files): every provider's rollups of the days
- * are rebuilt from cost_line, since a file's days may keep lines of earlier batches (corrections, other periods).
+ * Rebuilds cost_daily and cost_daily_label for exactly `days` of the account from its cost lines, and the monthly
+ * rollups for their months. Files take this path: a file's days may keep lines of earlier batches (corrections, other
+ * billing periods), so only the lines themselves know the days' sums.
  */
-export async function rebuildRollups(
-  tx: PoolClient,
-  s: { billingAccountId: string; days: string[]; fromStaging?: { customerId: string; providers: string[] } },
-): Promise<void> {
+export async function rebuildRollups(tx: PoolClient, s: { billingAccountId: string; days: string[] }): Promise<void> {
   const params = [s.billingAccountId, s.days];
-  const staged = s.fromStaging;
-  const scope = staged ? 'billing_account_id = $1 AND usage_date = ANY($2::date[]) AND provider = ANY($3::text[])' : 'billing_account_id = $1 AND usage_date = ANY($2::date[])';
-  const scopeParams = staged ? [...params, staged.providers] : params;
-  await tx.query(`DELETE FROM cost_daily WHERE ${scope}`, scopeParams);
-  await tx.query(`DELETE FROM cost_daily_label WHERE ${scope}`, scopeParams);
+  await tx.query('DELETE FROM cost_daily WHERE billing_account_id = $1 AND usage_date = ANY($2::date[])', params);
+  await tx.query('DELETE FROM cost_daily_label WHERE billing_account_id = $1 AND usage_date = ANY($2::date[])', params);
   // Label sets are grouped by jsonb and the label rows by text: sorting those (collation-aware comparisons) took most
   // of the rebuild, and the planner, misled by jsonb_each_text's default estimate of 100 rows, chose it. Hashing is
   // exact too. JIT only adds compile time to statements that run once (off for the rest of the transaction).
   await tx.query('SET LOCAL enable_sort = off');
   await tx.query('SET LOCAL jit = off');
-  await tx.query(staged ? ROLLUPS_FROM.staging : ROLLUPS_FROM.cost_line, staged ? [s.billingAccountId, staged.customerId] : params);
+  await tx.query(ROLLUPS_FROM_LINES, params);
+  await rebuildMonthly(tx, s.billingAccountId, s.days);
   await tx.query('SET LOCAL enable_sort = on');
-  // The monthly rollups are read by the 12-month charts; they are derived from the daily ones of whole months.
-  if (s.days.length > 0) {
-    await tx.query(
-      `DELETE FROM cost_monthly WHERE billing_account_id = $1 AND month IN (SELECT DISTINCT date_trunc('month', d)::date FROM unnest($2::date[]) AS d)`,
-      params,
-    );
-    await tx.query(REBUILD_MONTHLY_SQL, params);
-    await tx.query(
-      `DELETE FROM cost_monthly_label WHERE billing_account_id = $1 AND month IN (SELECT DISTINCT date_trunc('month', d)::date FROM unnest($2::date[]) AS d)`,
-      params,
-    );
-    await tx.query(REBUILD_MONTHLY_LABEL_SQL, params);
+}
+
+/** A cost_daily row of one account, as the ingest writes it (money as decimal text). */
+export interface DailyRollupRow {
+  usage_date: string;
+  provider: string;
+  provider_name: string;
+  project_id: string;
+  project_name: string;
+  service: string;
+  currency: string;
+  cost: string;
+  credits: string;
+  amortisation: string;
+}
+
+/** A cost_daily_label row of one account, as the ingest writes it (money as decimal text). */
+export interface LabelRollupRow {
+  usage_date: string;
+  provider: string;
+  label_kind: 'project' | 'resource';
+  label_key: string;
+  label_value: string;
+  project_id: string;
+  currency: string;
+  cost: string;
+  credits: string;
+  amortisation: string;
+}
+
+/** COPY of rows (any iterable: written while it is still producing), constant columns first, then `columns` in order. */
+async function copyRows<T>(tx: PoolClient, table: string, columns: readonly (keyof T & string)[], constant: Record<string, string>, rows: Iterable<T>): Promise<void> {
+  const prefix = Object.values(constant).map(copyValue).join('\t');
+  const copy = tx.query(copyFrom(`COPY ${table} (${[...Object.keys(constant), ...columns].join(', ')}) FROM STDIN`));
+  async function* text() {
+    let chunk = '';
+    for (const r of rows) {
+      chunk += prefix;
+      for (const c of columns) chunk += '\t' + copyValue(r[c] as string);
+      chunk += '\n';
+      if (chunk.length >= 256 * 1024) {
+        yield chunk;
+        chunk = '';
+      }
+    }
+    if (chunk) yield chunk;
   }
+  await pipeline(Readable.from(text(), { objectMode: false }), copy);
+}
+
+/**
+ * Replaces the daily rollups of a windowed source's (day, provider) slices with the sums its rows made while they
+ * were loaded (RollupSums): those rows are every line the slices now hold, so nothing is read back. Then the monthly
+ * rollups of their months, from the daily ones.
+ */
+export async function replaceRollups(
+  tx: PoolClient,
+  s: { customerId: string; billingAccountId: string; days: string[]; providers: string[]; daily: Iterable<DailyRollupRow>; labels: Iterable<LabelRollupRow> },
+): Promise<void> {
+  const scope = 'billing_account_id = $1 AND usage_date = ANY($2::date[]) AND provider = ANY($3::text[])';
+  const params = [s.billingAccountId, s.days, s.providers];
+  await tx.query(`DELETE FROM cost_daily WHERE ${scope}`, params);
+  await tx.query(`DELETE FROM cost_daily_label WHERE ${scope}`, params);
+  const constant = { customer_id: s.customerId, billing_account_id: s.billingAccountId };
+  await copyRows(tx, 'cost_daily', ['usage_date', 'provider', 'provider_name', 'project_id', 'project_name', 'service', 'currency', 'cost', 'credits', 'amortisation'], constant, s.daily);
+  await copyRows(tx, 'cost_daily_label', ['usage_date', 'provider', 'label_kind', 'label_key', 'label_value', 'project_id', 'currency', 'cost', 'credits', 'amortisation'], constant, s.labels);
+  await tx.query('SET LOCAL enable_sort = off');
+  await rebuildMonthly(tx, s.billingAccountId, s.days);
+  await tx.query('SET LOCAL enable_sort = on');
+}
+
+/** The greatest of each list of names in the database's collation (what `max()` of the rollup SQL picks). */
+export async function greatestNames(db: Queryable, lists: string[][]): Promise<string[]> {
+  const { rows } = await db.query<{ i: number; name: string }>(
+    'SELECT u.i, max(u.name) AS name FROM unnest($1::int[], $2::text[]) AS u(i, name) GROUP BY u.i ORDER BY u.i',
+    [lists.flatMap((l, i) => l.map(() => i)), lists.flat()],
+  );
+  return rows.map((r) => r.name);
 }
 
 /** Spend of one batch's lines per provider and currency (sums in SQL, decimal strings out). */

@@ -8,10 +8,13 @@
 import { Readable } from 'node:stream';
 import type { PoolClient } from 'pg';
 import type { Pool } from '@cc/shared/db/pool.ts';
-import type { BillingSource } from '@cc/shared/ports/billing-source.ts';
+import type { BillingSource, CostRow } from '@cc/shared/ports/billing-source.ts';
+import { addDays } from '@cc/shared/time.ts';
 import {
   batchTotals,
-  copyIntoStaging,
+  copyFromStdin,
+  copyText,
+  costLineCopy,
   createStaging,
   deleteBillingPeriods,
   deleteSlices,
@@ -25,7 +28,10 @@ import {
   markBatchFailed,
   markBatchRejected,
   markBatchSucceeded,
+  greatestNames,
   rebuildRollups,
+  replaceRollups,
+  slicesHaveRollups,
   stagedDays,
   stagedFileShape,
   stagedProviders,
@@ -39,6 +45,7 @@ import { saveGcpExportRates } from '@cc/shared/db/fx-rates.ts';
 import { validateRow } from './row-checks.ts';
 import { copyErrorLine } from './copy-errors.ts';
 import { ingestNotes, unlistedProviders } from './notes.ts';
+import { RollupSums } from './rollup-sums.ts';
 
 /** How many bad lines a rejection lists (the issue: the first 100). */
 export const MAX_LISTED_ERRORS = 100;
@@ -113,6 +120,190 @@ const printable = (reason: string) => {
   return clean.length > 300 ? `${clean.slice(0, 300)}…` : clean;
 };
 
+/** What reading a source into one COPY found: row count, bad lines (the first MAX_LISTED_ERRORS) and their count. */
+interface ReadResult {
+  rows: number;
+  errors: RowError[];
+  errorCount: number;
+}
+
+/**
+ * Reads every row of the source, checks it and streams the good ones as COPY text (`format`) into `copySql`, until the
+ * first bad row; after it the rest is still read and checked, so the rejection lists every bad line (up to
+ * MAX_LISTED_ERRORS), but nothing more is sent. A value PostgreSQL refuses during COPY is reported with its file line.
+ */
+async function readInto(
+  client: PoolClient,
+  copySql: string,
+  source: BillingSource,
+  format: (row: CostRow) => string,
+  progress: (p: IngestProgress) => Promise<void>,
+): Promise<ReadResult> {
+  const errors: RowError[] = [];
+  let errorCount = 0;
+  let rows = 0;
+  let lastLine = 0;
+  const fraction = () => {
+    const pos = source.position?.();
+    return pos && pos.total > 0 ? Math.min(1, pos.done / pos.total) : undefined;
+  };
+  // The file line of each row sent to COPY, so a row PostgreSQL refuses is reported by its line in the file.
+  const copiedLines: number[] = [];
+  async function* text(): AsyncGenerator<string> {
+    let chunk = '';
+    for await (const item of source.rows()) {
+      lastLine = item.line;
+      const row = item.row;
+      const reason = row ? validateRow(row, source.window, source.moneyFields) : item.error;
+      if (reason !== null || !row) {
+        errorCount++;
+        if (errors.length < MAX_LISTED_ERRORS) errors.push({ line: item.line, reason: printable(reason ?? 'unreadable row') });
+        chunk = '';
+        continue;
+      }
+      rows++;
+      if (errorCount === 0) {
+        chunk += format(row);
+        copiedLines.push(item.line);
+        if (chunk.length >= COPY_CHUNK_CHARS) {
+          yield chunk;
+          chunk = '';
+        }
+      }
+      if (rows % PROGRESS_EVERY_ROWS === 0) await progress({ phase: 'reading', rows, errors: errorCount, fraction: fraction() });
+    }
+    if (chunk && errorCount === 0) yield chunk;
+  }
+  try {
+    await copyText(client, copySql, Readable.from(text(), { objectMode: false }));
+  } catch (err) {
+    // A value the checks let through but PostgreSQL refuses is still the file's fault: reject it with its line.
+    const refused = copyErrorLine(err, copiedLines);
+    if (!refused) throw err;
+    errorCount++;
+    errors.push({ line: refused.line, reason: printable(refused.reason) });
+  }
+  await progress({ phase: 'reading', rows, errors: errorCount, fraction: 1 });
+  if (rows === 0 && errorCount === 0) {
+    errorCount = 1;
+    errors.push({ line: Math.max(lastLine, 1), reason: 'the source has no data rows' });
+  }
+  return { rows, errors, errorCount };
+}
+
+/** Every day from `from` to `to` (YYYY-MM-DD, inclusive). */
+function daysOf(window: { from: string; to: string } | undefined): string[] {
+  const out: string[] = [];
+  if (window) for (let d = window.from; d <= window.to; d = addDays(d, 1)) out.push(d);
+  return out;
+}
+
+const sortedUnion = (a: Iterable<string>, b: Iterable<string>) => [...new Set([...a, ...b])].sort();
+
+type Totals = IngestSummary['totals'];
+
+interface Loaded {
+  rows: number;
+  days: string[];
+  mode: IngestMode;
+  billingPeriods: string[];
+  duplicateOf: string | null;
+  totals: () => Promise<Totals>;
+}
+
+interface LoadContext {
+  req: IngestRequest;
+  client: PoolClient;
+  batchId: string;
+  progress: (p: IngestProgress) => Promise<void>;
+}
+
+/**
+ * A windowed source (GCP export, generator) in one transaction: its rows are COPYed straight into `cost_line` and
+ * summed on the way (RollupSums), the slices it speaks for lose their older lines, and the daily rollups of those
+ * slices are written from the sums (issue 19: no staging table, no second write of the lines, nothing read back).
+ * A bad row rolls the whole transaction back: nothing of the source stays.
+ */
+async function loadWindowed({ req, client, batchId, progress }: LoadContext): Promise<Loaded | ReadResult> {
+  const { source } = req;
+  const target = { customerId: req.customerId, billingAccountId: req.billingAccountId };
+  const windowDays = daysOf(source.window);
+  const declared = source.providers ?? [];
+  await client.query('BEGIN');
+  await tuneReplaceTransaction(client);
+  await lockBillingAccount(client, req.billingAccountId);
+  if (!(await lockCustomer(client, req.customerId))) throw new Error(`customer ${req.customerId} no longer exists`);
+  // What the source speaks for is known before reading when it has a window: those slices go first.
+  const early = windowDays.length > 0 && declared.length > 0;
+  if (early) await deleteSlices(client, { ...target, days: windowDays, providers: [...declared] });
+  const sums = new RollupSums();
+  const line = costLineCopy({ ...target, batchId });
+  const read = await readInto(client, line.sql, source, (row) => line.line(row, sums.add(row)), progress);
+  if (read.errorCount > 0) {
+    await client.query('ROLLBACK');
+    return read;
+  }
+  await progress({ phase: 'replacing', rows: read.rows, errors: 0, fraction: 1 });
+  const days = sortedUnion(windowDays, sums.days);
+  const providers = sortedUnion(declared, sums.providers);
+  // Rows of a provider or day the source did not declare: those slices' older lines go now (this batch's stay).
+  if (!early || providers.length > declared.length || days.length > windowDays.length) {
+    if (await slicesHaveRollups(client, { ...target, days, providers })) await deleteSlices(client, { ...target, days, providers, keep: batchId });
+  }
+  await req.afterDelete?.(client);
+  const greatest = (lists: string[][]) => greatestNames(client, lists);
+  await replaceRollups(client, { ...target, days, providers, daily: await sums.dailyRows(greatest), labels: sums.labelRows() });
+  // the GCP export's own rates (currency_conversion_rate) win over the ECB's for the days they cover
+  if (source.exportRates) await saveGcpExportRates(client, source.exportRates());
+  await markBatchSucceeded(client, batchId, read.rows, days.length, { mode: 'replace', billingPeriods: [] });
+  const totals = await sums.totals(greatest);
+  await client.query('COMMIT');
+  return { rows: read.rows, days, mode: 'replace', billingPeriods: [], duplicateOf: null, totals: async () => totals };
+}
+
+/**
+ * A FOCUS file: read into a session-local staging table first, since what it replaces depends on what it holds (its
+ * billing periods; all corrections make it a correction file, which adds), then one transaction replaces and rebuilds
+ * the rollups of its days from `cost_line` (a file's days may keep lines of earlier batches).
+ */
+async function loadFile({ req, client, batchId, progress }: LoadContext): Promise<Loaded | ReadResult> {
+  const { source } = req;
+  await createStaging(client);
+  const read = await readInto(client, copyFromStdin('cost_line_staging'), source, toCopyLine, progress);
+  if (read.errorCount > 0) return read;
+  await progress({ phase: 'replacing', rows: read.rows, errors: 0, fraction: 1 });
+  await analyzeStaging(client);
+  let days: string[] = [];
+  let mode: IngestMode = 'replace';
+  let billingPeriods: string[] = [];
+  let duplicateOf: string | null = null;
+  await client.query('BEGIN');
+  await tuneReplaceTransaction(client);
+  await lockBillingAccount(client, req.billingAccountId);
+  if (!(await lockCustomer(client, req.customerId))) throw new Error(`customer ${req.customerId} no longer exists`);
+  const providers = await stagedProviders(client, source.providers);
+  // Files as providers publish them: an export replaces its billing periods, a correction file adds to them.
+  const shape = await stagedFileShape(client);
+  mode = shape.allCorrections ? 'append' : 'replace';
+  if (mode === 'append' && req.fileHash) duplicateOf = await findAppendedFile(client, req.billingAccountId, req.fileHash);
+  if (duplicateOf !== null) {
+    await markBatchDuplicate(client, batchId, read.rows, mode, duplicateOf);
+  } else {
+    let emptied: string[] = [];
+    if (mode === 'replace') {
+      billingPeriods = shape.billingPeriods;
+      emptied = await deleteBillingPeriods(client, { billingAccountId: req.billingAccountId, providers, billingPeriods, days: shape.daysWithoutPeriod });
+    }
+    days = sortedUnion(await stagedDays(client), emptied);
+    await req.afterDelete?.(client);
+    const inserted = await insertStaged(client, { customerId: req.customerId, billingAccountId: req.billingAccountId, batchId });
+    await rebuildRollups(client, { billingAccountId: req.billingAccountId, days });
+    await markBatchSucceeded(client, batchId, inserted, days.length, { mode, billingPeriods });
+  }
+  await client.query('COMMIT');
+  return { rows: read.rows, days, mode, billingPeriods, duplicateOf, totals: () => batchTotals(req.pool, batchId) };
+}
+
 export async function runIngest(req: IngestRequest): Promise<IngestSummary> {
   const { pool, source } = req;
   const progress = async (p: IngestProgress) => {
@@ -133,121 +324,28 @@ export async function runIngest(req: IngestRequest): Promise<IngestSummary> {
     broken = true;
   };
   client.on('error', onConnectionError);
+  const windowed = req.sourceKind !== 'focus-file';
   try {
-    await createStaging(client);
-    const errors: RowError[] = [];
-    let errorCount = 0;
-    let rows = 0;
-    let lastLine = 0;
-    const fraction = () => {
-      const pos = source.position?.();
-      return pos && pos.total > 0 ? Math.min(1, pos.done / pos.total) : undefined;
-    };
-
-    // The file line of each row sent to COPY, so a row PostgreSQL refuses is reported by its line in the file.
-    const copiedLines: number[] = [];
-    // Every row is read and checked even after the first error, so the rejection lists them all
-    // (up to MAX_LISTED_ERRORS); rows after an error are no longer sent to COPY.
-    async function* copyText(): AsyncGenerator<string> {
-      let chunk = '';
-      for await (const item of source.rows()) {
-        lastLine = item.line;
-        const row = item.row;
-        const reason = row ? validateRow(row, source.window, source.moneyFields) : item.error;
-        if (reason !== null || !row) {
-          errorCount++;
-          if (errors.length < MAX_LISTED_ERRORS) errors.push({ line: item.line, reason: printable(reason ?? 'unreadable row') });
-          chunk = '';
-          continue;
-        }
-        rows++;
-        if (errorCount === 0) {
-          chunk += toCopyLine(row);
-          copiedLines.push(item.line);
-          if (chunk.length >= COPY_CHUNK_CHARS) {
-            yield chunk;
-            chunk = '';
-          }
-        }
-        if (rows % PROGRESS_EVERY_ROWS === 0) await progress({ phase: 'reading', rows, errors: errorCount, fraction: fraction() });
-      }
-      if (chunk && errorCount === 0) yield chunk;
-    }
+    let loaded: Loaded | ReadResult;
     try {
-      await copyIntoStaging(client, Readable.from(copyText(), { objectMode: false }));
-    } catch (err) {
-      // A value the checks let through but PostgreSQL refuses is still the file's fault: reject it with its line.
-      const refused = copyErrorLine(err, copiedLines);
-      if (!refused) throw err;
-      errorCount++;
-      errors.push({ line: refused.line, reason: printable(refused.reason) });
-    }
-    await progress({ phase: 'reading', rows, errors: errorCount, fraction: 1 });
-
-    if (rows === 0 && errorCount === 0) {
-      errorCount = 1;
-      errors.push({ line: Math.max(lastLine, 1), reason: 'the source has no data rows' });
-    }
-    if (errorCount > 0) {
-      await markBatchRejected(pool, batchId, rows, { errors, error_count: errorCount });
-      throw new IngestRejected(errors, errorCount, batchId);
-    }
-
-    await progress({ phase: 'replacing', rows, errors: 0, fraction: 1 });
-    await analyzeStaging(client);
-    let days: string[] = [];
-    let mode: IngestMode = 'replace';
-    let billingPeriods: string[] = [];
-    let duplicateOf: string | null = null;
-    try {
-      await client.query('BEGIN');
-      await tuneReplaceTransaction(client);
-      await lockBillingAccount(client, req.billingAccountId);
-      if (!(await lockCustomer(client, req.customerId))) throw new Error(`customer ${req.customerId} no longer exists`);
-      const providers = await stagedProviders(client, source.providers);
-      if (req.sourceKind === 'focus-file') {
-        // Files as providers publish them: an export replaces its billing periods, a correction file adds to them.
-        const shape = await stagedFileShape(client);
-        mode = shape.allCorrections ? 'append' : 'replace';
-        if (mode === 'append' && req.fileHash) duplicateOf = await findAppendedFile(client, req.billingAccountId, req.fileHash);
-        if (duplicateOf === null) {
-          let emptied: string[] = [];
-          if (mode === 'replace') {
-            billingPeriods = shape.billingPeriods;
-            emptied = await deleteBillingPeriods(client, { billingAccountId: req.billingAccountId, providers, billingPeriods, days: shape.daysWithoutPeriod });
-          }
-          days = [...new Set([...(await stagedDays(client)), ...emptied])].sort();
-        }
-      } else {
-        // Windowed sources (GCP export, generator) speak for their providers' every day in the window.
-        days = await stagedDays(client, source.window);
-        await deleteSlices(client, { billingAccountId: req.billingAccountId, days, providers });
-      }
-      if (duplicateOf !== null) {
-        await markBatchDuplicate(client, batchId, rows, mode, duplicateOf);
-      } else {
-        await req.afterDelete?.(client);
-        const inserted = await insertStaged(client, { customerId: req.customerId, billingAccountId: req.billingAccountId, batchId });
-        // A windowed source's staged rows are the whole of the slices it replaced: its rollups are summed from them.
-        const fromStaging = req.sourceKind === 'focus-file' ? undefined : { customerId: req.customerId, providers };
-        await rebuildRollups(client, { billingAccountId: req.billingAccountId, days, fromStaging });
-        // the GCP export's own rates (currency_conversion_rate) win over the ECB's for the days they cover
-        if (source.exportRates) await saveGcpExportRates(client, source.exportRates());
-        await markBatchSucceeded(client, batchId, inserted, days.length, { mode, billingPeriods });
-      }
-      await client.query('COMMIT');
+      loaded = await (windowed ? loadWindowed : loadFile)({ req, client, batchId, progress });
     } catch (err) {
       await client.query('ROLLBACK').catch(() => {
         broken = true;
       });
       throw err;
     }
-    await progress({ phase: 'done', rows, errors: 0, fraction: 1 });
-    const totals = await batchTotals(pool, batchId);
+    if (!('days' in loaded)) {
+      await markBatchRejected(pool, batchId, loaded.rows, { errors: loaded.errors, error_count: loaded.errorCount });
+      throw new IngestRejected(loaded.errors, loaded.errorCount, batchId);
+    }
+    await progress({ phase: 'done', rows: loaded.rows, errors: 0, fraction: 1 });
+    const totals = await loaded.totals();
     const unlisted = unlistedProviders(totals);
+    const { days, mode, billingPeriods, duplicateOf } = loaded;
     return {
       batchId,
-      rows,
+      rows: loaded.rows,
       days: days.length,
       from: days[0] ?? null,
       to: days.at(-1) ?? null,
@@ -262,7 +360,7 @@ export async function runIngest(req: IngestRequest): Promise<IngestSummary> {
     if (!(err instanceof IngestRejected)) await markBatchFailed(pool, batchId, err instanceof Error ? err.message : String(err)).catch(() => undefined);
     throw err;
   } finally {
-    if (!broken) await dropStaging(client).catch(() => (broken = true));
+    if (!broken && !windowed) await dropStaging(client).catch(() => (broken = true));
     client.off('error', onConnectionError);
     // A connection that died mid-transaction (killed backend) must not go back to the pool.
     client.release(broken);

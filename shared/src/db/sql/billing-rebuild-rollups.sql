@@ -1,7 +1,8 @@
 -- Fills cost_daily and cost_daily_label from a set of cost lines (the caller has deleted the rollup rows those lines
--- make up, in the same transaction). The lines placeholder is spliced in by billing-ingest.ts (`ROLLUP_LINES`): either the
--- staged rows of a windowed source, which alone make up the (day, provider) slices it replaced, so cost_line is not
--- read back; or the account's cost lines of the given days (files, whose days may keep lines of earlier batches).
+-- make up, in the same transaction). The lines placeholder is spliced in by billing-ingest.ts (`ROLLUP_LINES`): the
+-- account's cost lines of the given days. Files take this path (their days may keep lines of earlier batches); a
+-- windowed source's rollups are summed in the worker while its rows load (workers/src/billing-ingest/rollup-sums.ts,
+-- the same grouping).
 -- One statement fills both rollups from a single read of the lines; the GROUP BY keys are the rollups' primary keys.
 -- Label rows are first summed per distinct label set (lines of a project share its project labels, and resource
 -- label sets repeat across SKUs), so the costly expansion into key/value pairs runs on far fewer rows. Sums of sums
