@@ -17,15 +17,26 @@ export const billingVersionKey = (prefix: string, billingAccountId: string) => `
 export const fxRatesVersionKey = (prefix: string) => `${prefix}:billing-cache:fx-ver`;
 
 /** The settings' part of a key: a digest, since settings can be long. */
-const digestOf = (settings: unknown) => createHash('sha256').update(JSON.stringify(settings)).digest('hex').slice(0, 32);
+const digests = new Map<string, string>();
+const digestOf = (settings: unknown) => {
+  // the same few settings arrive again and again: each is hashed once (a bound, not an eviction policy)
+  const text = JSON.stringify(settings);
+  let digest = digests.get(text);
+  if (digest === undefined) {
+    digest = createHash('sha256').update(text).digest('hex').slice(0, 32);
+    if (digests.size >= 10_000) digests.clear();
+    digests.set(text, digest);
+  }
+  return digest;
+};
 
 export function chartCacheKey(prefix: string, customerId: string, billingAccountId: string, version: string, settings: unknown): string {
   return `${prefix}:billing-cache:chart:${customerId}:${billingAccountId}:v${version}:${digestOf(settings)}`;
 }
 
 export interface CachedJson {
-  /** The answer as JSON text. */
-  json: string;
+  /** The answer as JSON text, or its UTF-8 bytes as the cache holds them (a hit). */
+  json: string | Buffer;
   hit: boolean;
 }
 
@@ -88,16 +99,27 @@ if KEYS[3] then return {key, found or false, redis.call('GET', KEYS[3]) or false
 return {key, found}`;
 const LOOKUP_SHA = createHash('sha1').update(LOOKUP).digest('hex');
 
-type Found = [string, string | null, (string | null)?, number?];
+/** The key looked up, the answer's bytes (sent as they are), and the access epoch and session-ended flag when asked. */
+type Found = [string, Buffer | null, (string | null)?, number?];
+type RawFound = [Buffer, Buffer | null, (Buffer | null)?, number?];
 
-/** EVALSHA (the script's 40-character digest instead of its text on every hit), EVAL once Redis has not seen it. */
+/**
+ * EVALSHA (the script's 40-character digest instead of its text on every hit), EVAL once Redis has not seen it. The
+ * reply is read as bytes: a hit is sent as Redis holds it, not decoded into a string and encoded again (issue 19).
+ */
 async function lookup(redis: Redis, keys: string[], args: string[]): Promise<Found> {
+  // ioredis makes a `…Buffer` twin of every command at run time; its types declare only some of them
+  const bytes = redis as unknown as Record<'evalshaBuffer' | 'evalBuffer', (script: string, numkeys: number, ...rest: string[]) => Promise<RawFound>>;
+  let raw: RawFound;
   try {
-    return (await redis.evalsha(LOOKUP_SHA, keys.length, ...keys, ...args)) as Found;
+    raw = await bytes.evalshaBuffer(LOOKUP_SHA, keys.length, ...keys, ...args);
   } catch (err) {
     if (!String((err as Error).message).startsWith('NOSCRIPT')) throw err;
-    return (await redis.eval(LOOKUP, keys.length, ...keys, ...args)) as Found;
+    raw = await bytes.evalBuffer(LOOKUP, keys.length, ...keys, ...args);
   }
+  const found: Found = [raw[0].toString(), raw[1]];
+  if (raw.length > 2) found.push(raw[2] ? raw[2].toString() : null, raw[3]);
+  return found;
 }
 
 export function chartCache(redis: Redis, prefix: string, log: WarnLog, dataVersion?: (billingAccountId: string) => Promise<string>): ChartCache {

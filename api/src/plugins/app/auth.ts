@@ -82,11 +82,41 @@ export default fp(
     app.decorate('sessions', sessionStore(app));
     const secure = app.config.PUBLIC_URL.startsWith('https:');
 
+    // Tokens already verified, by their text (issue 19): a hit skips @fastify/jwt's per-request decode and option
+    // merging, which cost more than the cached HMAC it guards. Kept only until the token's `exp`; revocation does not
+    // depend on it (the session marker is read on every request, below).
+    const verified = new Map<string, TokenPayload>();
+    // the token @fastify/jwt reads: a well-formed Bearer header first, else the cookie
+    const tokenOf = (req: FastifyRequest): string | undefined => {
+      const header = req.headers.authorization;
+      if (header && /^Bearer\s/i.test(header)) {
+        const parts = header.split(' ');
+        return parts.length === 2 && parts[1] ? parts[1] : undefined;
+      }
+      return req.cookies?.[TOKEN_COOKIE];
+    };
+    const knownPayload = (token: string | undefined): TokenPayload | null => {
+      const payload = token === undefined ? undefined : verified.get(token);
+      if (!payload) return null;
+      if ((payload.exp ?? 0) * 1000 > Date.now()) return payload;
+      verified.delete(token!);
+      return null;
+    };
+
     app.decorate('authenticate', async (req: FastifyRequest) => {
       if (req.auth) return req.auth;
       let payload: TokenPayload;
       try {
-        payload = await req.jwtVerify<TokenPayload>();
+        const token = tokenOf(req);
+        const known = knownPayload(token);
+        if (known) payload = known;
+        else {
+          payload = await req.jwtVerify<TokenPayload>();
+          if (token !== undefined && payload.exp) {
+            if (verified.size >= 10_000) verified.clear();
+            verified.set(token, payload);
+          }
+        }
       } catch (err) {
         const code = (err as { code?: string }).code ?? '';
         if (code === 'FST_JWT_NO_AUTHORIZATION_IN_HEADER' || code === 'FST_JWT_NO_AUTHORIZATION_IN_COOKIE') throw new errors.unauthenticated();
