@@ -14,7 +14,8 @@ SELECT d.currency,
 FROM cost_daily d
 LEFT JOIN fx_day_rates($9, $2, $3, $4) r ON r.currency = d.currency AND r.day = d.usage_date
 WHERE d.customer_id = $1 AND d.billing_account_id = $2 AND d.usage_date BETWEEN $3 AND $4
-  AND d.currency <> $9
+  -- two index ranges on (account, currency, day), where <> would read every row of the range (issue 19)
+  AND (d.currency < $9 OR d.currency > $9)
   AND ($5::text IS NULL OR d.provider = $5)
   AND (cardinality($6::text[]) = 0 OR d.project_id = ANY($6))
   AND (cardinality($8::text[]) = 0 OR d.service = ANY($8))

@@ -22,7 +22,7 @@ WITH r AS (
     SELECT date_trunc('month', d.usage_date)::date, d.project_id, d.project_name, basis_spend($8, d.cost, d.credits, d.amortisation) * r.rate
     FROM cost_daily d
     JOIN r ON r.currency = d.currency AND r.day = d.usage_date
-    WHERE d.customer_id = $1 AND d.billing_account_id = $2 AND d.currency <> $7 AND r.rate IS NOT NULL
+    WHERE d.customer_id = $1 AND d.billing_account_id = $2 AND (d.currency < $7 OR d.currency > $7) AND r.rate IS NOT NULL
     AND EXISTS (SELECT 1 FROM r) -- a one-time check: no other currency, no scan
       AND d.usage_date >= $3::date AND d.usage_date < $4::date + interval '1 month'
       AND ($5::text IS NULL OR d.provider = $5)

@@ -22,7 +22,7 @@ WITH r AS (
   SELECT d.usage_date, d.project_id, d.project_name, basis_spend($12, d.cost, d.credits, d.amortisation) * r.rate
   FROM cost_daily d
   JOIN r ON r.currency = d.currency AND r.day = d.usage_date
-  WHERE d.customer_id = $1 AND d.billing_account_id = $2 AND d.usage_date BETWEEN $3 AND $4 AND d.currency <> $11 AND r.rate IS NOT NULL
+  WHERE d.customer_id = $1 AND d.billing_account_id = $2 AND d.usage_date BETWEEN $3 AND $4 AND (d.currency < $11 OR d.currency > $11) AND r.rate IS NOT NULL
     AND EXISTS (SELECT 1 FROM r) -- a one-time check: no other currency, no scan
     AND ($5::text IS NULL OR d.provider = $5)
     AND (cardinality($6::text[]) = 0 OR d.project_id = ANY($6))

@@ -19,7 +19,8 @@ WITH r AS (
   SELECT date_trunc('month', d.usage_date)::date, basis_spend($10, d.cost, d.credits, d.amortisation) * coalesce(r.rate, 1)
   FROM cost_daily d
   LEFT JOIN r ON r.currency = d.currency AND r.day = d.usage_date
-  WHERE ($7::jsonb IS NOT NULL OR d.currency <> $9)
+  -- other currencies as two index ranges on (account, currency, day): <> would read every row (issue 19)
+  WHERE ($7::jsonb IS NOT NULL OR d.currency < $9 OR d.currency > $9)
     AND (d.currency = $9 OR r.rate IS NOT NULL)
     AND d.customer_id = $1 AND d.billing_account_id = $2
     AND d.usage_date >= $3::date AND d.usage_date < $4::date + interval '1 month'

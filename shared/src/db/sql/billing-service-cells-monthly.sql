@@ -16,7 +16,7 @@ WITH cells AS (
   SELECT date_trunc('month', d.usage_date)::date, d.project_id, d.project_name, d.service, basis_cost($9, d.cost, d.amortisation) * r.rate, d.credits * r.rate
   FROM cost_daily d
   JOIN fx_day_rates($8, $2, $3::date, ($4::date + interval '1 month')::date - 1) r ON r.currency = d.currency AND r.day = d.usage_date
-  WHERE d.customer_id = $1 AND d.billing_account_id = $2 AND d.currency <> $8 AND r.rate IS NOT NULL
+  WHERE d.customer_id = $1 AND d.billing_account_id = $2 AND (d.currency < $8 OR d.currency > $8) AND r.rate IS NOT NULL
     AND d.usage_date >= $3::date AND d.usage_date < $4::date + interval '1 month'
     AND ($5::text IS NULL OR d.provider = $5)
     AND (cardinality($6::text[]) = 0 OR d.project_id = ANY($6))
