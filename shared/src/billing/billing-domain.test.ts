@@ -16,6 +16,11 @@ t.test('money: exact parse, round half away from zero, percentages', async (t) =
   t.equal(formatUnits(percentOf(toUnits('200'), '7.5')), '15.00');
   t.throws(() => toUnits('1.0000000000000000000000001'));
   t.throws(() => toUnits('abc'));
+  // PostgreSQL's numeric text takes the direct path: the same units as the general parse
+  t.equal(toUnits('-0.500000000000'), -(10n ** 24n) / 2n);
+  t.equal(toUnits('-0'), 0n);
+  t.equal(toUnits('12.340000000000'), toUnits('1.234E1'));
+  t.equal(toUnits('0.000000000000000000000001'), 1n);
 });
 
 t.test('periods (spec 001 §9)', async (t) => {

@@ -13,7 +13,18 @@ const MONEY_SCALE = UNITS_SCALE;
 const ONE = 10n ** BigInt(MONEY_SCALE);
 
 /** Parses a decimal string (as PostgreSQL prints numeric) into units; throws on anything else or on excess decimals. */
+// How PostgreSQL prints a numeric: digits, at most UNITS_SCALE decimals, no exponent. Read straight into units (a
+// 12-month chart reads ~26,000 cells; the general parse was ~15 % of computing one; issue 19).
+const PG_NUMERIC_RE = new RegExp(`^-?\\d+(?:\\.\\d{0,${MONEY_SCALE}})?$`);
+const SCALE_ZEROS = '0'.repeat(MONEY_SCALE);
+
 export function toUnits(s: string): Units {
+  if (PG_NUMERIC_RE.test(s)) {
+    const i = s.indexOf('.');
+    if (i < 0) return BigInt(s + SCALE_ZEROS);
+    const frac = s.slice(i + 1);
+    return BigInt(s.slice(0, i) + frac + SCALE_ZEROS.slice(frac.length));
+  }
   const n = normaliseDecimal(s);
   if (n === null) throw new Error(`not a decimal: '${s}'`);
   const neg = n.startsWith('-');
