@@ -26,6 +26,7 @@
  * `max_value` are plain numbers for plotting only.
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { COST_BASES } from '../billing/cost-basis.ts';
 
 const ISO_DATE = '^\\d{4}-\\d{2}-\\d{2}$';
 /** A money amount: exact decimal string with 2 decimals, e.g. "1234.50" or "-3.07". */
@@ -39,14 +40,8 @@ export const TOP_N = [0, 5, 10, 15] as const;
 /** Top N: 5, 10, 15 or 0 for All. */
 export type TopN = (typeof TOP_N)[number];
 export const DASHBOARD_TYPES = ['Standard', 'Set Discount', 'Tier Discount'] as const;
-/**
- * Cost basis of every figure (docs/decisions-billing.md, "Billed / Amortised"): billed = cash as invoiced (FOCUS
- * BilledCost, GCP cost + credits); amortised = FOCUS EffectiveCost, prepaid commitments spread over the usage they cover.
- */
-export const COST_BASES = ['billed', 'amortised'] as const;
-export type CostBasis = (typeof COST_BASES)[number];
-/** The bases in plain words: the settings drawer's choice and the export's Cost Basis column. */
-export const COST_BASIS_LABELS: Record<CostBasis, string> = { billed: 'Billed', amortised: 'Amortised' };
+// cost bases live in a module without TypeBox, which the web app's billing page reads (issue 19)
+export { COST_BASES, COST_BASIS_LABELS, type CostBasis } from '../billing/cost-basis.ts';
 
 export const CustomerParams = Type.Object({ customer: Type.String() });
 

@@ -8,7 +8,6 @@ import { hasPermission } from '@cc/shared/permissions.ts';
 import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
 import { useGetBillingSettingsQuery, type ChartScope } from './billingApi.ts';
 import { ChartPanel } from './ChartPanel.tsx';
-import { ExportDialog } from './ExportDialog.tsx';
 import { PACIFIC_TIME_ZONE, formatTimestamp } from '../../common/dates.ts';
 import { exportRange, rangeLabel } from './format.ts';
 import { COST_BASIS_LABELS, GROUP_BY_LABELS, PERIOD_LABELS, PROVIDER_LABELS, validateSettings, type SavedBillingSettings } from './settings.ts';
@@ -19,6 +18,8 @@ import styles from './BillingDashboard.module.css';
 // Fetched when first opened: its form fields (Primer's FormControl and what it imports) are not needed to draw the
 // dashboard (issue 19 item 5).
 const SettingsDrawer = lazy(() => import('./SettingsDrawer.tsx').then((m) => ({ default: m.SettingsDrawer })));
+// Opened on a click, like the drawer: its dialog is not part of the page's first load (issue 19, the 450 KB budget).
+const ExportDialog = lazy(() => import('./ExportDialog.tsx').then((m) => ({ default: m.ExportDialog })));
 
 export interface BillingDashboardProps {
   claims: Claims;
@@ -131,22 +132,24 @@ export function BillingDashboard({ claims, customer, billingAccountId, firstAcco
       ) : null}
 
       {exportOpen ? (
-        <ExportDialog
-          args={
-            s.groupBy === 'projectLabel'
-              ? { ...scope, kind: 'projectLabelDetails', projectLabel: s.projectLabel, projects: chosenProjects }
-              : { ...scope, kind: 'serviceDetails', services: s.services, projects: chosenProjects }
-          }
-          range={exportRange(s)}
-          description={[
-            ['Provider', PROVIDER_LABELS[s.provider]],
-            ['Group by', s.groupBy === 'projectLabel' ? `${GROUP_BY_LABELS.projectLabel} (${s.projectLabel})` : GROUP_BY_LABELS[s.groupBy]],
-            ['Date range', `${PERIOD_LABELS[s.selectedDate]} (${range})`],
-            ['Cost basis', COST_BASIS_LABELS[s.costBasis]],
-            ['Projects', chosenProjects.length > 0 ? chosenProjects.join(', ') : 'All Selected'],
-          ]}
-          onClose={() => setExportOpen(false)}
-        />
+        <Suspense fallback={null}>
+          <ExportDialog
+            args={
+              s.groupBy === 'projectLabel'
+                ? { ...scope, kind: 'projectLabelDetails', projectLabel: s.projectLabel, projects: chosenProjects }
+                : { ...scope, kind: 'serviceDetails', services: s.services, projects: chosenProjects }
+            }
+            range={exportRange(s)}
+            description={[
+              ['Provider', PROVIDER_LABELS[s.provider]],
+              ['Group by', s.groupBy === 'projectLabel' ? `${GROUP_BY_LABELS.projectLabel} (${s.projectLabel})` : GROUP_BY_LABELS[s.groupBy]],
+              ['Date range', `${PERIOD_LABELS[s.selectedDate]} (${range})`],
+              ['Cost basis', COST_BASIS_LABELS[s.costBasis]],
+              ['Projects', chosenProjects.length > 0 ? chosenProjects.join(', ') : 'All Selected'],
+            ]}
+            onClose={() => setExportOpen(false)}
+          />
+        </Suspense>
       ) : null}
     </>
   );

@@ -5,7 +5,8 @@
  */
 import { MESSAGES } from '@cc/shared/constants.ts';
 import { addDays, billingToday, isIsoDate } from '@cc/shared/time.ts';
-import { COST_BASES, COST_BASIS_LABELS, type BillingPeriod, type BillingProvider, type CostBasis, type TopN } from '@cc/shared/schemas/billing.ts';
+import type { BillingPeriod, BillingProvider, TopN } from '@cc/shared/schemas/billing.ts';
+import { COST_BASES, COST_BASIS_LABELS, type CostBasis } from '@cc/shared/billing/cost-basis.ts';
 
 /** How the charts group spend; a screen setting, not a wire value (spec 000 §9: serviceAndProject is shown as Service). */
 export type GroupBy = 'serviceAndProject' | 'projectLabel' | 'resourceLabel';

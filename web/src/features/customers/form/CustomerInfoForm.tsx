@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Checkbox, FormControl, Select, TextInput } from '@primer/react';
 import type { Entity } from '@cc/shared/schemas/admin.ts';
-import { COST_BASES, type CostBasis } from '@cc/shared/schemas/billing.ts';
+import { COST_BASES, type CostBasis } from '@cc/shared/billing/cost-basis.ts';
 import type { CustomerSave } from '../customersApi.ts';
 import {
   COST_BASIS_FIELD_LABEL,

@@ -2,7 +2,7 @@
 import { CURRENCIES, DEFAULT_CURRENCY } from '@cc/shared/constants.ts';
 import type { CustomerCreate, ProjectTemplate } from '@cc/shared/schemas/admin.ts';
 import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
-import { COST_BASES, type CostBasis } from '@cc/shared/schemas/billing.ts';
+import { COST_BASES, type CostBasis } from '@cc/shared/billing/cost-basis.ts';
 import {
   DASHBOARD_TYPES,
   cleanBillingAccountIds,

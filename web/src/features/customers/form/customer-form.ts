@@ -5,7 +5,7 @@
 import { CURRENCIES, DEFAULT_CURRENCY } from '@cc/shared/constants.ts';
 import { normaliseCustomerId } from '@cc/shared/admin/customer-input.ts';
 import type { CustomerCreate } from '@cc/shared/schemas/admin.ts';
-import { COST_BASIS_LABELS, type CostBasis } from '@cc/shared/schemas/billing.ts';
+import { COST_BASIS_LABELS, type CostBasis } from '@cc/shared/billing/cost-basis.ts';
 
 export const DASHBOARD_TYPES = ['Standard', 'Set Discount', 'Tier Discount'] as const;
 export { CURRENCIES };
