@@ -52,9 +52,26 @@ export function todayIn(timeZone: string = BILLING_TIME_ZONE, now = Date.now()):
   return fmt.format(now);
 }
 
+// The named periods' ranges of the last day asked for: every chart request resolves one (issue 19, the hot path).
+const named = new Map<string, DateRange>();
+
 export function resolvePeriod(input: { period?: string; start_date?: string; end_date?: string }, today: string): DateRange {
   const period = input.period ?? '12months';
   if (!isPeriod(period)) throw new PeriodError(`period must be one of ${PERIODS.join(', ')}`);
+  if (period !== 'CustomizedPeriod') {
+    const key = `${period} ${today}`;
+    let range = named.get(key);
+    if (!range) {
+      if (named.size > 16) named.clear();
+      range = resolveNamed(period, today);
+      named.set(key, range);
+    }
+    return { ...range };
+  }
+  return resolveNamed(period, today, input);
+}
+
+function resolveNamed(period: (typeof PERIODS)[number], today: string, input: { start_date?: string; end_date?: string } = {}): DateRange {
   const yesterday = addDays(today, -1);
   const make = (start: string, end: string, granularity: Granularity): DateRange => ({
     start_date: start,

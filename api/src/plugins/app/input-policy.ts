@@ -41,7 +41,8 @@ function offending(value: unknown, where: string, depth = 0): string | null {
 /** Query components must decode as UTF-8: an invalid one would otherwise reach handlers half-decoded. */
 function queryIsUtf8(url: string): boolean {
   const q = url.indexOf('?');
-  if (q < 0) return true;
+  // only a percent escape can fail to decode: most queries have none (the check ran on every request)
+  if (q < 0 || url.indexOf('%', q) < 0) return true;
   try {
     for (const part of url.slice(q + 1).split(/[&=]/)) decodeURIComponent(part.replace(/\+/g, ' '));
     return true;
