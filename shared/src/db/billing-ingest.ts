@@ -214,6 +214,11 @@ export async function analyzeStaging(client: PoolClient): Promise<void> {
   await client.query('ANALYZE cost_line_staging');
 }
 
+/** Planner statistics of the rollups the charts read (after a big load; autovacuum's thresholds lag behind it). */
+export async function analyzeRollups(client: PoolClient): Promise<void> {
+  await client.query('ANALYZE cost_daily, cost_daily_label, cost_monthly, cost_monthly_label');
+}
+
 /**
  * Serialises ingests of one billing account: two overlapping jobs would otherwise both delete the
  * old slice and both insert, double counting. Held until the transaction ends.

@@ -21,6 +21,7 @@ import {
   dropStaging,
   findAppendedFile,
   insertStaged,
+  analyzeRollups,
   analyzeStaging,
   lockBillingAccount,
   lockCustomer,
@@ -50,6 +51,8 @@ import { RollupSums } from './rollup-sums.ts';
 /** How many bad lines a rejection lists (the issue: the first 100). */
 export const MAX_LISTED_ERRORS = 100;
 const PROGRESS_EVERY_ROWS = 5_000;
+/** Loads at least this big refresh the rollups' planner statistics (analyzeRollups). */
+const ANALYZE_AFTER_ROWS = 100_000;
 // COPY data goes out in chunks of about this many characters rather than one write per row.
 const COPY_CHUNK_CHARS = 256 * 1024;
 
@@ -339,6 +342,10 @@ export async function runIngest(req: IngestRequest): Promise<IngestSummary> {
       await markBatchRejected(pool, batchId, loaded.rows, { errors: loaded.errors, error_count: loaded.errorCount });
       throw new IngestRejected(loaded.errors, loaded.errorCount, batchId);
     }
+    // A big load changes the rollups' statistics more than autovacuum notices at once: without fresh ones the
+    // charts read right after it were planned with sorts on disk (issue 19: 12-month chart p50 30 → 20 ms on 5M
+    // lines). Best effort, after COMMIT: a failure here loses nothing, autovacuum analyses later anyway.
+    if (loaded.rows >= ANALYZE_AFTER_ROWS) await analyzeRollups(client).catch(() => undefined);
     await progress({ phase: 'done', rows: loaded.rows, errors: 0, fraction: 1 });
     const totals = await loaded.totals();
     const unlisted = unlistedProviders(totals);
