@@ -1,7 +1,9 @@
 /**
- * The billing ingest: source rows → validation → COPY into a session-local staging table → one
- * transaction that replaces what the source speaks for (windowed sources: (account, day, provider) slices; FOCUS
- * files: the billing periods of an export, nothing for a correction file, which adds) and rebuilds the rollups.
+ * The billing ingest: source rows → validation → COPY, and one transaction that replaces what the source speaks for
+ * and the rollups of it. Windowed sources ((account, day, provider) slices: GCP export, generator) COPY straight into
+ * cost_line inside that transaction and have their daily rollups summed on the way (loadWindowed); FOCUS files go
+ * through a session-local staging table first, since what they replace depends on what they hold (the billing
+ * periods of an export, nothing for a correction file, which adds), and rebuild their days' rollups in SQL (loadFile).
  * The worker job and the `cc ingest` CLI both run exactly this (through command.ts); tests, benches and the demo
  * spike call it with a source of their own.
  */
