@@ -75,9 +75,17 @@ t.test('System Health in Chromium', async (t) => {
   await shot(page, 'credentials-before-initialise');
 
   // Initialize Dashboard: the saving indicator shows while the job runs, then the password and the dashboard.
-  const saving = page.getByRole('status', { name: 'Saving' }).waitFor({ timeout: 10_000 });
+  // A fast job shows the indicator for less than Playwright's polling interval: the page itself records that it
+  // appeared (a MutationObserver set up before the click), so a short showing is not missed.
+  await page.evaluate(() => {
+    const w = window as unknown as { sawSaving?: boolean };
+    w.sawSaving = document.querySelector('[role="status"][aria-label="Saving"]') !== null;
+    new MutationObserver(() => {
+      if (document.querySelector('[role="status"][aria-label="Saving"]')) w.sawSaving = true;
+    }).observe(document.body, { childList: true, subtree: true });
+  });
   await panel.getByRole('button', { name: 'Initialize Dashboard' }).click();
-  await saving;
+  await page.waitForFunction(() => (window as unknown as { sawSaving?: boolean }).sawSaving === true, undefined, { timeout: 10_000 });
   t.pass('the saving indicator showed while the job ran');
   await page.getByRole('status', { name: 'Saving' }).waitFor({ state: 'detached' });
   const password = page.getByRole('textbox', { name: 'Password' }).or(panel.getByLabel('Password'));
