@@ -44,17 +44,47 @@ async function workers(t: Test, app: FastifyInstance & { env: TestEnv }, source:
     }),
   });
   t.teardown(() => host.close());
-  const events = Object.fromEntries(
-    await Promise.all(
-      queues.map(async (q) => {
-        const e = new QueueEvents(q, { connection: { url: REDIS_URL }, prefix: config.QUEUE_PREFIX });
-        t.teardown(() => e.close());
-        await e.waitUntilReady();
-        return [q, e] as const;
-      }),
-    ),
+  // Completed jobs are removed at once (removeOnComplete), so one can finish before `waitUntilFinished` looks it up
+  // ("Missing key … isFinished", seen in a clean-clone run). Every outcome is recorded from the start instead.
+  const outcomes = new Map<string, { value?: unknown; failed?: string }>();
+  const waiting = new Map<string, () => void>();
+  const record = (key: string, outcome: { value?: unknown; failed?: string }) => {
+    outcomes.set(key, outcome);
+    waiting.get(key)?.();
+  };
+  const parse = (v: unknown) => {
+    try {
+      return typeof v === 'string' ? JSON.parse(v) : v;
+    } catch {
+      return v;
+    }
+  };
+  await Promise.all(
+    queues.map(async (q) => {
+      const e = new QueueEvents(q, { connection: { url: REDIS_URL }, prefix: config.QUEUE_PREFIX });
+      t.teardown(() => e.close());
+      e.on('completed', ({ jobId, returnvalue }) => record(`${q}/${jobId}`, { value: parse(returnvalue) }));
+      e.on('failed', ({ jobId, failedReason }) => record(`${q}/${jobId}`, { failed: failedReason }));
+      await e.waitUntilReady();
+    }),
   );
-  return async <Q extends QueueName>(queue: Q, jobId: string) => (await app.producers.queues[queue].getJob(jobId))!.waitUntilFinished(events[queue]!, 60_000);
+  return async <Q extends QueueName>(queue: Q, jobId: string): Promise<unknown> => {
+    const key = `${queue}/${jobId}`;
+    if (!outcomes.has(key)) {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`${key} did not finish within 60 s`)), 60_000);
+        waiting.set(key, () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+    const outcome = outcomes.get(key)!;
+    outcomes.delete(key);
+    waiting.delete(key);
+    if (outcome.failed !== undefined) throw new Error(outcome.failed);
+    return outcome.value;
+  };
 }
 
 async function until<T>(what: string, fn: () => Promise<T | null | undefined | false>, ms = 60_000): Promise<T> {
