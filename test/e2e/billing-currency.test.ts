@@ -13,7 +13,7 @@ import { saveRates } from '@cc/shared/db/fx-rates.ts';
 import type { CostRow } from '@cc/shared/ports/billing-source.ts';
 import { runIngest } from '../../workers/src/billing-ingest/ingest.ts';
 import { DEMO_RATES_FILE } from '../../workers/src/adapters/fx/local.ts';
-import { startProduct, signIn, SCREENSHOT_DIR } from './harness.ts';
+import { startProduct, signIn, spendSumShowing, SCREENSHOT_DIR } from './harness.ts';
 
 Decimal.set({ precision: 60, rounding: Decimal.ROUND_HALF_UP });
 const ACME = { customerId: 'acme-corp', billingAccountId: '01A2B3-C4D5E6-F7A8B9' };
@@ -51,20 +51,6 @@ const row = (provider: 'gcp' | 'aws', day: string, cost: string): CostRow => ({
 const chartAnswer = (page: Page, provider: string) =>
   page.waitForResponse((r: Response) => r.request().method() === 'POST' && r.url().includes('/v2/billing/aggregated/by_service/chart/acme-corp?') && r.url().includes(`provider=${provider}`), { timeout: 60_000 });
 
-/**
- * The Spend Sum's selected-period figure once it shows `want` (the answer is rendered a moment after it arrives, and
- * the figure before it may be a placeholder or the previous provider's), or what it shows after 10 s.
- */
-async function spendSum(page: Page, want: string): Promise<string> {
-  const figure = page.getByRole('region', { name: 'Spend Sum' }).locator('div', { hasText: 'Selected period' }).locator('dd');
-  let seen = await figure.innerText();
-  for (let i = 0; i < 100 && seen !== want; i++) {
-    await page.waitForTimeout(100);
-    seen = await figure.innerText();
-  }
-  return seen;
-}
-
 t.test('EUR figures from EUR and USD spend, with the rate source and the demo note', async (t) => {
   const { base, browser, app } = await startProduct(t);
   const { pool } = app.env;
@@ -90,7 +76,7 @@ t.test('EUR figures from EUR and USD spend, with the rate source and the demo no
   await signIn(page, base, 'alice@acme.example');
   await first;
   await page.getByRole('region', { name: 'Spend Sum' }).waitFor();
-  t.equal(await spendSum(page, shown(gcp)), shown(gcp), 'gcp: EUR spend as stored');
+  t.equal(await spendSumShowing(page, shown(gcp)), shown(gcp), 'gcp: EUR spend as stored');
 
   for (const [provider, want] of [['aws', aws], ['all', gcp.plus(aws)]] as const) {
     await page.getByRole('button', { name: 'Settings' }).click();
@@ -101,7 +87,7 @@ t.test('EUR figures from EUR and USD spend, with the rate source and the demo no
     const body = await (await answer).json();
     t.equal(body.currency, 'EUR');
     await page.getByTestId('currency-conversion').waitFor();
-    t.equal(await spendSum(page, shown(want)), shown(want), `${provider}: the converted sum, in EUR`);
+    t.equal(await spendSumShowing(page, shown(want)), shown(want), `${provider}: the converted sum, in EUR`);
     const note = await page.getByTestId('currency-conversion').innerText();
     t.match(note, /converted at the rate of each usage day/, 'says how it was converted');
     t.match(note, /USD = [\d,.]+ EUR \(demo rates\)/, 'names the rate source');

@@ -46,3 +46,17 @@ export async function signIn(page: Page, base: string, email: string, password =
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign In', exact: true }).click();
 }
+
+/**
+ * The Spend Sum's selected-period figure once it shows `want` (the answer is drawn a moment after it arrives, and the
+ * figure before it may be the placeholder or the previous settings' sum), or what it shows after 10 s.
+ */
+export async function spendSumShowing(page: Page, want: string): Promise<string> {
+  const figure = page.getByRole('region', { name: 'Spend Sum' }).locator('div', { hasText: 'Selected period' }).locator('dd');
+  let seen = await figure.innerText();
+  for (let i = 0; i < 100 && seen !== want; i++) {
+    await page.waitForTimeout(100);
+    seen = await figure.innerText();
+  }
+  return seen;
+}
