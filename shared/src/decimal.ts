@@ -48,15 +48,19 @@ export function decimalPlaces(normalised: string): number {
   return i < 0 ? 0 : normalised.length - i - 1;
 }
 
-const SCALE_ZEROS = '0'.repeat(MONEY_SCALE);
+/**
+ * Plain decimal text (digits, an optional '-' and at most `scale` decimals; no exponent) as an integer of 10^-scale
+ * units: exact. The one parse behind the ingest's sums (scale 12) and the api's money (billing/money.ts, scale 24).
+ */
+export function scaledInteger(plain: string, scale: number): bigint {
+  const i = plain.indexOf('.');
+  if (i < 0) return BigInt(plain + '0'.repeat(scale));
+  const frac = plain.slice(i + 1);
+  return BigInt(plain.slice(0, i) + frac + '0'.repeat(scale - frac.length));
+}
 
 /** A checked money value (normalised, at most MONEY_SCALE decimals) as an integer of 10^-12 units: exact. */
-export function toUnits12(normalised: string): bigint {
-  const i = normalised.indexOf('.');
-  if (i < 0) return BigInt(normalised + SCALE_ZEROS);
-  const frac = normalised.slice(i + 1);
-  return BigInt(normalised.slice(0, i) + frac + SCALE_ZEROS.slice(frac.length));
-}
+export const toUnits12 = (normalised: string): bigint => scaledInteger(normalised, MONEY_SCALE);
 
 /** 10^-12 units back to decimal text with MONEY_SCALE places, as PostgreSQL prints a numeric(24,12) sum. */
 export function fromUnits12(units: bigint): string {

@@ -4,7 +4,7 @@
  * conversion rates 10, so a converted amount has 22: the scale keeps every converted sum exact until display.
  * No float ever holds an amount; `toNumber` exists only for chart plotting.
  */
-import { normaliseDecimal } from '../decimal.ts';
+import { normaliseDecimal, scaledInteger } from '../decimal.ts';
 
 export type Units = bigint;
 /** Decimal places of a unit: 12 of the money columns + 10 of a rate, with room to spare. */
@@ -16,15 +16,9 @@ const ONE = 10n ** BigInt(MONEY_SCALE);
 // How PostgreSQL prints a numeric: digits, at most UNITS_SCALE decimals, no exponent. Read straight into units (a
 // 12-month chart reads ~26,000 cells; the general parse was ~15 % of computing one; issue 19).
 const PG_NUMERIC_RE = new RegExp(`^-?\\d+(?:\\.\\d{0,${MONEY_SCALE}})?$`);
-const SCALE_ZEROS = '0'.repeat(MONEY_SCALE);
 
 export function toUnits(s: string): Units {
-  if (PG_NUMERIC_RE.test(s)) {
-    const i = s.indexOf('.');
-    if (i < 0) return BigInt(s + SCALE_ZEROS);
-    const frac = s.slice(i + 1);
-    return BigInt(s.slice(0, i) + frac + SCALE_ZEROS.slice(frac.length));
-  }
+  if (PG_NUMERIC_RE.test(s)) return scaledInteger(s, MONEY_SCALE);
   const n = normaliseDecimal(s);
   if (n === null) throw new Error(`not a decimal: '${s}'`);
   const neg = n.startsWith('-');
