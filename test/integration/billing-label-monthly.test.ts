@@ -3,7 +3,8 @@
  * the edge months from the daily rollups. Its cells must equal the one daily query's for the same filter, on an
  * account holding EUR rows (the display currency) and USD and GBP rows converted day by day, on both cost bases,
  * for every provider choice and both label kinds; and a re-ingest of a window inside a month keeps the monthly label
- * rollup equal to the sums of the daily one.
+ * rollup equal to the sums of the daily one. The Project-with-Service export's rows are split the same way and must
+ * equal its daily query's too, as must the service chart's cells and the label export's rows, with the rows of a currency that has no rate (CHF: shown, never converted).
  */
 import t from 'tap';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -11,12 +12,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Pool } from '@cc/shared/db/pool.ts';
 import { saveRates } from '@cc/shared/db/fx-rates.ts';
-import { labelCells, type SpendFilter } from '@cc/shared/db/billing-query.ts';
+import { exportRows, labelCells, serviceCells, type SpendFilter } from '@cc/shared/db/billing-query.ts';
 import { addDays } from '@cc/shared/time.ts';
 import { gcpGeneratedSource } from '../../workers/src/billing-ingest/sources/gcp-generator.ts';
 import { focusCsvSource } from '../../workers/src/billing-ingest/sources/focus-csv.ts';
 import { runIngest } from '../../workers/src/billing-ingest/ingest.ts';
-import { labelRows } from '../../api/src/billing/cells.ts';
+import { labelExportRows } from '@cc/shared/db/billing-label-export.ts';
+import { labelExportRowsOf, labelRows, serviceExportRows, serviceRows } from '../../api/src/billing/cells.ts';
 import { testEnv } from '../helper.ts';
 
 const ACME = { customerId: 'acme-corp', billingAccountId: '01A2B3-C4D5E6-F7A8B9', currency: 'EUR' };
@@ -33,6 +35,7 @@ function focusFile(): string {
       ['USD', 'aws-web', '{"team":"web","shard":"s1"}'],
       ['GBP', 'aws-data', '{"team":"data"}'],
       ['USD', 'aws-data', '{}'],
+      ['CHF', 'aws-web', '{"team":"web"}'],
     ] as const) {
       i++;
       const cost = `${10 + (i % 7)}.${String((i * 7919) % 1000000).padStart(6, '0')}`;
@@ -92,6 +95,7 @@ t.test('label cells by month from the monthly rollups equal the daily query, in 
 
   const range = { label: 'test range', start_date: FROM, end_date: TO, granularity: 'month' as const };
   let compared = 0;
+  let labelExported = 0;
   for (const provider of [null, 'gcp', 'aws']) {
     for (const basis of ['billed', 'amortised'] as const) {
       for (const label of [
@@ -105,12 +109,33 @@ t.test('label cells by month from the monthly rollups equal the daily query, in 
         const split = await labelRows(pool, f, range, label);
         t.same(split, daily, `${provider ?? 'all'} ${basis} ${label.kind}:${label.key}`);
         compared += daily.length;
+        const exportDaily = await labelExportRows(pool, f, { from: FROM, to: TO, granularity: 'month' }, label);
+        t.same(await labelExportRowsOf(pool, f, range, label), exportDaily, `label export: ${provider ?? 'all'} ${basis} ${label.kind}:${label.key}`);
+        labelExported += exportDaily.length;
       }
     }
   }
   t.ok(compared > 100, `${compared} cells compared`);
+  t.ok(labelExported > 100, `${labelExported} label export rows compared`);
   const usd = await labelCells(pool, filter('aws', 'billed'), { from: FROM, to: TO, granularity: 'month' }, { kind: 'resource', key: 'team' });
   t.ok(usd.some((c) => c.label_value === 'data') && usd.some((c) => c.label_value === 'web'), 'the converted USD and GBP rows are in the comparison');
+
+  let exported = 0;
+  for (const provider of [null, 'gcp', 'aws']) {
+    for (const basis of ['billed', 'amortised'] as const) {
+      for (const services of [[], ['EC2']]) {
+        const f = { ...filter(provider, basis), services };
+        const daily = await exportRows(pool, f, { from: FROM, to: TO, granularity: 'month' });
+        t.same(await serviceExportRows(pool, f, range), daily, `export: ${provider ?? 'all'} ${basis} services [${services.join(', ')}]`);
+        const cells = await serviceCells(pool, f, { from: FROM, to: TO, granularity: 'month' });
+        t.same(await serviceRows(pool, f, range), cells, `service cells: ${provider ?? 'all'} ${basis} services [${services.join(', ')}]`);
+        exported += daily.length;
+      }
+    }
+  }
+  t.ok(exported > 100, `${exported} export rows compared`);
+  const aws = await exportRows(pool, filter('aws', 'billed'), { from: FROM, to: TO, granularity: 'month' });
+  t.ok(aws.some((r) => r.currency === 'USD' && r.rate !== null) && aws.some((r) => r.currency === 'CHF' && r.spend === null), 'converted USD rows and unconverted CHF rows are in the export comparison');
 
   // A re-ingest of a window inside a month rebuilds that month's monthly label rows from all of its days.
   await runIngest({ pool, ...ACME, sourceKind: 'gcp-generated', source: gcpGeneratedSource({ ...ACME, from: '2026-03-05', to: '2026-03-09' }) });

@@ -4,7 +4,7 @@
  * (months.ts) and every part of the answer reads that plan.
  */
 import type { Pool } from '@cc/shared/db/pool.ts';
-import { currencyParts, dailyTotals, exportRows, monthTotals, type ConvertedSpend, type SpendFilter } from '@cc/shared/db/billing-query.ts';
+import { currencyParts, dailyTotals, monthTotals, type ConvertedSpend, type SpendFilter } from '@cc/shared/db/billing-query.ts';
 import { buildChart } from '@cc/shared/billing/chart.ts';
 import { buckets, monthStart } from '@cc/shared/billing/periods.ts';
 import { forecastMonth, HISTORY_WEEKS, monthToDate } from '@cc/shared/billing/forecast.ts';
@@ -15,7 +15,7 @@ import { COST_BASIS_LABELS, type BillingMonth, type CostBasis, type ChartPayload
 import type { AccountContext } from './account.ts';
 import type { ChartSettings } from './settings.ts';
 import { planMonths, type MonthPlan } from './months.ts';
-import { seriesCells, spendFilter, type ChartBody, type ChartKind } from './cells.ts';
+import { seriesCells, serviceExportRows, spendFilter, type ChartBody, type ChartKind } from './cells.ts';
 import { conversionOf } from './conversion.ts';
 
 /** The export column saying which basis (COST_BASIS_LABELS, the settings drawer's words) every Spend of the file is on. */
@@ -120,7 +120,7 @@ export function conversionCells(r: ConvertedSpend, currency: string, basis: Cost
  */
 export async function serviceExport(pool: Pool, ctx: AccountContext, s: ChartSettings, body: ChartBody): Promise<ExportAnswer> {
   const f = spendFilter(ctx, s, 'service_details', body);
-  const rows = await exportRows(pool, f, { from: s.range.start_date, to: s.range.end_date, granularity: s.range.granularity });
+  const rows = await serviceExportRows(pool, f, s.range);
   const currency = ctx.customer.billing_currency;
   return {
     // the spec's six columns first, then the conversion of the row

@@ -3,7 +3,19 @@
  * bucket and series key) for the service and label kinds.
  */
 import type { Pool } from '@cc/shared/db/pool.ts';
-import { labelCells, labelCellsMonthly, serviceCells, serviceCellsMonthly, type LabelCell, type ServiceCell, type SpendFilter } from '@cc/shared/db/billing-query.ts';
+import {
+  exportRows,
+  exportRowsMonthly,
+  labelCells,
+  labelCellsMonthly,
+  serviceCells,
+  serviceCellsMonthly,
+  type ExportRow,
+  type LabelCell,
+  type ServiceCell,
+  type SpendFilter,
+} from '@cc/shared/db/billing-query.ts';
+import { labelExportRows, labelExportRowsMonthly, type LabelExportRow } from '@cc/shared/db/billing-label-export.ts';
 import type { SeriesCell } from '@cc/shared/billing/chart.ts';
 import { splitWholeMonths, type DateRange } from '@cc/shared/billing/periods.ts';
 import { toUnits } from '@cc/shared/billing/money.ts';
@@ -42,38 +54,37 @@ export function spendFilter(ctx: AccountContext, s: ChartSettings, kind: ChartKi
 }
 
 /**
- * Service cells of a range. Monthly bars of an unrestricted caller read whole months from the monthly rollup and
- * only the partial months at the edges from the daily one (a month is never in both, so rows never overlap).
+ * Rows of a range read the fast way when it can be: monthly bars of an unrestricted caller read whole months from
+ * the monthly rollups (`monthly`) and only the partial months at the edges from the daily ones (`daily`, by month);
+ * a month is never in both, so rows never overlap. Each part holds its own buckets in answer order, so a stable sort
+ * by bucket gives the order the one daily query gives. Daily bars and viewers (a restriction per day and project)
+ * read the daily rollups alone.
  */
-export async function serviceRows(pool: Pool, f: SpendFilter, range: DateRange): Promise<ServiceCell[]> {
-  if (range.granularity === 'day' || f.viewer !== null) {
-    return serviceCells(pool, f, { from: range.start_date, to: range.end_date, granularity: range.granularity });
-  }
+async function splitByMonth<Row extends { bucket: string }>(
+  f: SpendFilter,
+  range: DateRange,
+  daily: (r: { from: string; to: string; granularity: 'day' | 'month' }) => Promise<Row[]>,
+  monthly: (months: { from: string; to: string }) => Promise<Row[]>,
+): Promise<Row[]> {
+  if (range.granularity === 'day' || f.viewer !== null) return daily({ from: range.start_date, to: range.end_date, granularity: range.granularity });
   const split = splitWholeMonths(range.start_date, range.end_date);
-  const parts = await Promise.all([
-    split.months ? serviceCellsMonthly(pool, f, split.months) : Promise.resolve([]),
-    ...split.days.map((d) => serviceCells(pool, f, { ...d, granularity: 'month' })),
-  ]);
-  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  return parts.flat().sort((a, b) => cmp(a.bucket, b.bucket) || cmp(a.project_id, b.project_id) || cmp(a.service, b.service));
-}
-
-/**
- * Label cells of a range, split like `serviceRows`: whole months from the monthly rollups, the partial months at the
- * edges from the daily ones. The parts hold different buckets, each already in answer order, so a stable sort by
- * bucket gives the order the one daily query gives.
- */
-export async function labelRows(pool: Pool, f: SpendFilter, range: DateRange, label: { kind: 'project' | 'resource'; key: string }): Promise<LabelCell[]> {
-  if (range.granularity === 'day' || f.viewer !== null) {
-    return labelCells(pool, f, { from: range.start_date, to: range.end_date, granularity: range.granularity }, label);
-  }
-  const split = splitWholeMonths(range.start_date, range.end_date);
-  const parts = await Promise.all([
-    split.months ? labelCellsMonthly(pool, f, split.months, label) : Promise.resolve([]),
-    ...split.days.map((d) => labelCells(pool, f, { ...d, granularity: 'month' }, label)),
-  ]);
+  const parts = await Promise.all([split.months ? monthly(split.months) : Promise.resolve([]), ...split.days.map((d) => daily({ ...d, granularity: 'month' }))]);
   return parts.flat().sort((a, b) => (a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : 0));
 }
+
+export const serviceRows = (pool: Pool, f: SpendFilter, range: DateRange): Promise<ServiceCell[]> =>
+  splitByMonth(f, range, (r) => serviceCells(pool, f, r), (m) => serviceCellsMonthly(pool, f, m));
+
+export const labelRows = (pool: Pool, f: SpendFilter, range: DateRange, label: { kind: 'project' | 'resource'; key: string }): Promise<LabelCell[]> =>
+  splitByMonth(f, range, (r) => labelCells(pool, f, r, label), (m) => labelCellsMonthly(pool, f, m, label));
+
+/** The Project-Labels-with-Project export's rows (billing-label-export-rows.sql), split like the chart's cells. */
+export const labelExportRowsOf = (pool: Pool, f: SpendFilter, range: DateRange, label: { kind: 'project' | 'resource'; key: string }): Promise<LabelExportRow[]> =>
+  splitByMonth(f, range, (r) => labelExportRows(pool, f, r, label), (m) => labelExportRowsMonthly(pool, f, m, label));
+
+/** The Project-with-Service export's rows (billing-export-rows.sql), split like the chart's cells. */
+export const serviceExportRows = (pool: Pool, f: SpendFilter, range: DateRange): Promise<ExportRow[]> =>
+  splitByMonth(f, range, (r) => exportRows(pool, f, r), (m) => exportRowsMonthly(pool, f, m));
 
 export async function seriesCells(pool: Pool, f: SpendFilter, s: ChartSettings, kind: ChartKind, body: ChartBody): Promise<SeriesCell[]> {
   if (isServiceKind(kind)) {

@@ -5,17 +5,16 @@
  * when no rate lies within 7 days of the usage day), on the chosen cost basis. Columns as the Project-with-Service export.
  */
 import type { Pool } from '@cc/shared/db/pool.ts';
-import { labelExportRows } from '@cc/shared/db/billing-label-export.ts';
 import type { ExportAnswer } from '@cc/shared/schemas/billing.ts';
 import type { AccountContext } from './account.ts';
 import { CONVERSION_HEADERS, conversionCells } from './answer.ts';
 import type { ChartSettings } from './settings.ts';
-import { spendFilter, type ChartBody } from './cells.ts';
+import { labelExportRowsOf, spendFilter, type ChartBody } from './cells.ts';
 
 export async function projectLabelExportConverted(pool: Pool, ctx: AccountContext, s: ChartSettings, body: ChartBody): Promise<ExportAnswer> {
   const f = spendFilter(ctx, s, 'project_label_details', body);
   const label = body.label ?? '';
-  const rows = await labelExportRows(pool, f, { from: s.range.start_date, to: s.range.end_date, granularity: s.range.granularity }, { kind: 'project', key: label });
+  const rows = await labelExportRowsOf(pool, f, s.range, { kind: 'project', key: label });
   const currency = ctx.customer.billing_currency;
   return {
     // the spec's seven columns first, then the conversion of the row

@@ -7,6 +7,7 @@ import type { Queryable } from './pool.ts';
 import type { ConvertedSpend, SpendFilter } from './billing-query.ts';
 
 const LABEL_EXPORT_ROWS_SQL = readFileSync(new URL('./sql/billing-label-export-rows.sql', import.meta.url), 'utf8');
+const LABEL_EXPORT_ROWS_MONTHLY_SQL = readFileSync(new URL('./sql/billing-label-export-rows-monthly.sql', import.meta.url), 'utf8');
 
 export interface LabelExportRow extends ConvertedSpend {
   bucket: string;
@@ -35,6 +36,29 @@ export async function labelExportRows(
     label.key,
     f.currency,
     f.basis,
+  ]);
+  return rows;
+}
+
+/** The export rows of whole months (yyyy-MM-01 … yyyy-MM-01) from the monthly rollups; callers without a viewer restriction only. */
+export async function labelExportRowsMonthly(
+  db: Queryable,
+  f: SpendFilter,
+  months: { from: string; to: string },
+  label: { kind: 'project' | 'resource'; key: string },
+): Promise<LabelExportRow[]> {
+  if (f.viewer !== null) throw new Error('the monthly rollups cannot apply a viewer restriction');
+  const { rows } = await db.query<LabelExportRow>(LABEL_EXPORT_ROWS_MONTHLY_SQL, [
+    f.customerId,
+    f.billingAccountId,
+    months.from,
+    months.to,
+    f.provider,
+    f.projects,
+    f.currency,
+    f.basis,
+    label.kind,
+    label.key,
   ]);
   return rows;
 }

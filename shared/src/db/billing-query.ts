@@ -17,6 +17,7 @@ const SERVICE_CELLS_MONTHLY_SQL = sql('billing-service-cells-monthly');
 const MONTH_TOTALS_SQL = sql('billing-month-totals');
 const CURRENCY_PARTS_SQL = sql('billing-currency-parts');
 const EXPORT_ROWS_SQL = sql('billing-export-rows');
+const EXPORT_ROWS_MONTHLY_SQL = sql('billing-export-rows-monthly');
 
 export interface LabelFilter {
   label_key: string;
@@ -92,8 +93,6 @@ export interface ServiceCell {
   project_id: string;
   project_name: string;
   service: string;
-  cost: string;
-  credits: string;
   spend: string;
 }
 
@@ -191,6 +190,13 @@ export interface ExportRow extends ConvertedSpend {
 
 export async function exportRows(db: Queryable, f: SpendFilter, range: { from: string; to: string; granularity: 'day' | 'month' }): Promise<ExportRow[]> {
   const { rows } = await db.query<ExportRow>(EXPORT_ROWS_SQL, [...common(f, range.from, range.to), range.granularity, f.services, f.currency, f.basis]);
+  return rows;
+}
+
+/** The export rows of whole months (yyyy-MM-01 … yyyy-MM-01) from the monthly rollup; callers without a viewer restriction only. */
+export async function exportRowsMonthly(db: Queryable, f: SpendFilter, months: { from: string; to: string }): Promise<ExportRow[]> {
+  if (f.viewer !== null) throw new Error('the monthly rollup cannot apply a viewer restriction');
+  const { rows } = await db.query<ExportRow>(EXPORT_ROWS_MONTHLY_SQL, [f.customerId, f.billingAccountId, months.from, months.to, f.provider, f.projects, f.services, f.currency, f.basis]);
   return rows;
 }
 

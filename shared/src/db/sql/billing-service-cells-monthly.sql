@@ -6,14 +6,14 @@
 -- $5 provider (NULL = all), $6 projects text[] (empty = all), $7 services text[] (empty = all), $8 display currency
 -- $9 cost basis: 'billed' (cost + credits) or 'amortised' (plus amortisation, migration 075)
 WITH cells AS (
-  SELECT m.month, m.project_id, m.project_name, m.service, basis_cost($9, m.cost, m.amortisation) AS cost, m.credits
+  SELECT m.month, m.project_id, m.project_name, m.service, basis_spend($9, m.cost, m.credits, m.amortisation) AS spend
   FROM cost_monthly m
   WHERE m.customer_id = $1 AND m.billing_account_id = $2 AND m.month BETWEEN $3 AND $4 AND m.currency = $8
     AND ($5::text IS NULL OR m.provider = $5)
     AND (cardinality($6::text[]) = 0 OR m.project_id = ANY($6))
     AND (cardinality($7::text[]) = 0 OR m.service = ANY($7))
   UNION ALL
-  SELECT date_trunc('month', d.usage_date)::date, d.project_id, d.project_name, d.service, basis_cost($9, d.cost, d.amortisation) * r.rate, d.credits * r.rate
+  SELECT date_trunc('month', d.usage_date)::date, d.project_id, d.project_name, d.service, basis_spend($9, d.cost, d.credits, d.amortisation) * r.rate
   FROM cost_daily d
   JOIN fx_day_rates($8, $2, $3::date, ($4::date + interval '1 month')::date - 1) r ON r.currency = d.currency AND r.day = d.usage_date
   WHERE d.customer_id = $1 AND d.billing_account_id = $2 AND (d.currency < $8 OR d.currency > $8) AND r.rate IS NOT NULL
@@ -23,7 +23,7 @@ WITH cells AS (
     AND (cardinality($7::text[]) = 0 OR d.service = ANY($7))
 )
 SELECT to_char(c.month, 'YYYY-MM') AS bucket, c.project_id, max(c.project_name) AS project_name, c.service,
-  sum(c.cost)::text AS cost, sum(c.credits)::text AS credits, sum(c.cost + c.credits)::text AS spend
+  sum(c.spend)::text AS spend
 FROM cells c
 GROUP BY c.month, c.project_id, c.service
 ORDER BY c.month, c.project_id, c.service

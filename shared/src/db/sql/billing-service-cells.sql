@@ -1,21 +1,43 @@
--- Spend per (bucket, project, service) over a range, in the display currency: each rollup row converted at the rate
+-- Spend per (bucket, project, service) over a range, in the display currency (the spend alone: the chart draws
+-- nothing else, and every other sum cost the aggregate as much again): each rollup row converted at the rate
 -- of its own usage day (fx_day_rates); rows of a currency without a rate within 7 days are left out here (the
 -- answer shows them apart, billing-currency-parts.sql).
 -- $1 customer_id, $2 billing_account_id, $3 from, $4 to, $5 provider (NULL = all), $6 projects text[] (empty = all),
 -- $7 viewer filters jsonb (NULL = unrestricted), $8 'day' | 'month', $9 services text[] (empty = all),
 -- $10 display currency
 -- $11 cost basis: 'billed' (cost + credits) or 'amortised' (plus amortisation, migration 075)
-SELECT CASE WHEN $8 = 'month' THEN to_char(d.usage_date, 'YYYY-MM') ELSE to_char(d.usage_date, 'YYYY-MM-DD') END AS bucket,
-  d.project_id, max(d.project_name) AS project_name, d.service,
-  sum(basis_cost($11, d.cost, d.amortisation) * coalesce(r.rate, 1))::text AS cost, sum(d.credits * coalesce(r.rate, 1))::text AS credits,
-  sum(basis_spend($11, d.cost, d.credits, d.amortisation) * coalesce(r.rate, 1))::text AS spend
-FROM cost_daily d
-LEFT JOIN fx_day_rates($10, $2, $3, $4) r ON r.currency = d.currency AND r.day = d.usage_date
-WHERE d.customer_id = $1 AND d.billing_account_id = $2 AND d.usage_date BETWEEN $3 AND $4
-  AND (d.currency = $10 OR r.rate IS NOT NULL)
-  AND ($5::text IS NULL OR d.provider = $5)
-  AND (cardinality($6::text[]) = 0 OR d.project_id = ANY($6))
-  AND (cardinality($9::text[]) = 0 OR d.service = ANY($9))
-  AND ($7::jsonb IS NULL OR (d.usage_date, d.project_id) IN (SELECT usage_date, project_id FROM viewer_allowed_days($1, $2, $3, $4, $7)))
-GROUP BY 1, d.project_id, d.service
-ORDER BY 1, d.project_id, d.service
+WITH r AS (
+  SELECT * FROM fx_day_rates($10, $2, $3, $4)
+), cells AS (
+  -- Rows already in the display currency are taken as they are; only the others meet the rates, found by two index
+  -- ranges on (account, currency, day) (as billing-label-cells.sql; a join of every row with the rates sorted them
+  -- by currency text: issue 19).
+  SELECT d.usage_date, d.project_id, d.project_name, d.service, basis_spend($11, d.cost, d.credits, d.amortisation) AS spend
+  FROM cost_daily d
+  WHERE d.customer_id = $1 AND d.billing_account_id = $2 AND d.usage_date BETWEEN $3 AND $4 AND d.currency = $10
+    AND ($5::text IS NULL OR d.provider = $5)
+    AND (cardinality($6::text[]) = 0 OR d.project_id = ANY($6))
+    AND (cardinality($9::text[]) = 0 OR d.service = ANY($9))
+    AND ($7::jsonb IS NULL OR (d.usage_date, d.project_id) IN (SELECT usage_date, project_id FROM viewer_allowed_days($1, $2, $3, $4, $7)))
+  UNION ALL
+  SELECT d.usage_date, d.project_id, d.project_name, d.service, basis_spend($11, d.cost, d.credits, d.amortisation) * r.rate
+  FROM cost_daily d
+  JOIN r ON r.currency = d.currency AND r.day = d.usage_date
+  WHERE d.customer_id = $1 AND d.billing_account_id = $2 AND d.usage_date BETWEEN $3 AND $4 AND (d.currency < $10 OR d.currency > $10)
+    AND r.rate IS NOT NULL
+    AND EXISTS (SELECT 1 FROM r) -- a one-time check: no other currency, no scan
+    AND ($5::text IS NULL OR d.provider = $5)
+    AND (cardinality($6::text[]) = 0 OR d.project_id = ANY($6))
+    AND (cardinality($9::text[]) = 0 OR d.service = ANY($9))
+    AND ($7::jsonb IS NULL OR (d.usage_date, d.project_id) IN (SELECT usage_date, project_id FROM viewer_allowed_days($1, $2, $3, $4, $7)))
+), buckets AS (
+  -- grouped by a date, written as text only at the end (a text bucket made the grouping sort by collation)
+  SELECT CASE WHEN $8 = 'month' THEN date_trunc('month', c.usage_date)::date ELSE c.usage_date END AS bucket,
+    c.project_id, max(c.project_name) AS project_name, c.service, sum(c.spend) AS spend
+  FROM cells c
+  GROUP BY 1, c.project_id, c.service
+)
+SELECT CASE WHEN $8 = 'month' THEN to_char(b.bucket, 'YYYY-MM') ELSE to_char(b.bucket, 'YYYY-MM-DD') END AS bucket,
+  b.project_id, b.project_name, b.service, b.spend::text AS spend
+FROM buckets b
+ORDER BY b.bucket, b.project_id, b.service
