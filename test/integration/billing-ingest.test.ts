@@ -93,7 +93,7 @@ t.test('FOCUS 1.0 sample: per-provider BilledCost totals exact to the last decim
   t.equal(adj[0].n, 2);
   // Tags become resource labels, rolled up per key and value.
   const { rows: tagged } = await pool.query(
-    `SELECT resource_labels FROM cost_line WHERE resource_labels ? 'application' ORDER BY id LIMIT 1`,
+    `SELECT resource_labels FROM cost_line WHERE resource_labels ? 'application' ORDER BY usage_date, sku LIMIT 1`,
   );
   t.same(Object.keys(tagged[0].resource_labels).sort(), ['application', 'business_unit', 'environment']);
   const { rows: labelSum } = await pool.query(
