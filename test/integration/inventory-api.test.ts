@@ -170,3 +170,41 @@ t.test('the graph follows each new snapshot: kept per snapshot version, never se
   t.notOk(after.has(gone), 'the VM removed upstream is no longer a node');
   t.equal(after.size, before.size - 1, 'and nothing else changed');
 });
+
+t.test('the asset list total follows each new snapshot: counted once per filter and snapshot, never stale', async (t) => {
+  const { app, result } = await syncedApp(t);
+  const alice = await login(app, 'alice@acme.example');
+  const base = '/v1/asset-inventory/acme-corp/assets';
+  const vmFilter = `asset_type=${encodeURIComponent('compute.googleapis.com/Instance')}`;
+  const total = async (query: string) => {
+    const res = await get(app, alice, `${base}?${query}`);
+    t.equal(res.statusCode, 200, res.body);
+    return res.json().total as number;
+  };
+  const allBefore = await total('limit=5');
+  t.equal(allBefore, result.assets);
+  t.equal(await total('limit=5&offset=5'), allBefore, 'another page of the same filter: the same total');
+  const vmsBefore = await total(vmFilter);
+  t.ok(vmsBefore > 1 && vmsBefore < allBefore, 'a filter has its own total');
+  t.equal(await total(`${vmFilter}&sort=region&desc=true`), vmsBefore, 'sorting does not change it');
+
+  // A failed run leaves the snapshot, and so the totals, as they were.
+  await failSyncRun(app.env.pool, await startSyncRun(app.env.pool, 'acme-corp', 'local'), 'upstream down');
+  t.equal(await total('limit=5'), allBefore);
+
+  // The next snapshot holds one VM fewer: every total that counts it drops at once.
+  const { rows } = await app.env.pool.query<{ asset_name: string }>(
+    `SELECT asset_name FROM inventory_asset WHERE customer_id = 'acme-corp' AND asset_type = 'compute.googleapis.com/Instance' ORDER BY asset_name LIMIT 1`,
+  );
+  const source = localInventorySource(app.env.pool);
+  const scope = { customerId: 'acme-corp', serviceAccountEmail: '', currency: 'EUR' };
+  const assets = await source.listAssets(scope);
+  await replaceSnapshot(app.env.pool, 'acme-corp', await startSyncRun(app.env.pool, 'acme-corp', 'local'), {
+    assets: assets.filter((a) => a.asset_name !== rows[0]!.asset_name),
+    recommendations: await source.listRecommendations(scope, assets),
+  });
+  t.equal(await total('limit=5'), allBefore - 1, 'the whole list: one fewer');
+  t.equal(await total(vmFilter), vmsBefore - 1, 'the VM filter: one fewer');
+  const { rows: counted } = await app.env.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM inventory_asset WHERE customer_id = 'acme-corp'`);
+  t.equal(await total('limit=5'), counted[0]!.n, 'equal to a count of the stored assets');
+});

@@ -22,6 +22,7 @@ import {
 import { errors } from '../../errors.ts';
 import { nextNightlySync, recommendationItem, syncRun } from './present.ts';
 import { GraphCache } from './graph-cache.ts';
+import { AssetTotals } from './asset-totals.ts';
 
 const tags = ['inventory'];
 const tenant = { params: 'customer' } as const;
@@ -42,6 +43,7 @@ const iso = (d: Date | null) => (d === null ? null : d.toISOString());
  */
 const inventory: FastifyPluginAsyncTypebox = async (app) => {
   const graphs = new GraphCache(app.pg);
+  const assetTotals = new AssetTotals(app.pg);
   app.get(
     '/v1/asset-inventory/:customer/assets',
     { config: read, schema: { tags, summary: 'Google Cloud Inventory: one page of assets', params: InventoryParams, querystring: AssetListQuery, response: withErrors({ 200: AssetPage }) } },
@@ -50,7 +52,8 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
       const q = req.query;
       const offset = q.offset ?? 0;
       const limit = q.limit ?? 100;
-      const page = await listInventoryAssets(app.pg, c.customer_id, { ...q, offset, limit });
+      const query = { ...q, offset, limit };
+      const page = await listInventoryAssets(app.pg, c.customer_id, query, assetTotals.total(c.customer_id, query));
       return { total: page.total, offset, limit, items: page.items.map((a) => ({ ...a, update_time: iso(a.update_time) })) };
     },
   );

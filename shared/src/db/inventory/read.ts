@@ -82,25 +82,41 @@ const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 const clampLimit = (n: number | undefined) => Math.min(Math.max(Math.trunc(n ?? 100), 1), MAX_PAGE);
 const clampOffset = (n: number | undefined) => Math.max(Math.trunc(n ?? 0), 0);
 
-export async function listInventoryAssets(db: Queryable, customerId: string, q: AssetQuery = {}): Promise<Page<InventoryItem>> {
-  const sort = ASSET_SORTS.includes(q.sort ?? 'asset_name') ? (q.sort ?? 'asset_name') : 'asset_name';
-  const dir = q.desc ? 'DESC' : 'ASC';
-  // Ties broken by asset_name: stable pages, and the (customer_id, <sort>, asset_name) index serves the order.
-  const order = sort === 'asset_name' ? `asset_name ${dir}` : `${sort} ${dir}, asset_name ${dir}`;
+/** The WHERE clause and parameters ($1–$6) of an asset list query: the customer first, then its filters. */
+function assetFilter(customerId: string, q: AssetQuery): { where: string; params: unknown[] } {
   const where = `customer_id = $1
      AND ($2::text IS NULL OR asset_name ILIKE $2 OR display_name ILIKE $2)
      AND ($3::text IS NULL OR asset_type = $3) AND ($4::text IS NULL OR project_id = $4) AND ($5::text IS NULL OR region = $5)
      AND ($6::boolean IS NULL OR (violation_rule IS NOT NULL) = $6)`;
-  const params = [customerId, q.search ? likePattern(q.search) : null, q.asset_type ?? null, q.project_id ?? null, q.region ?? null, q.violating ?? null];
-  const [{ rows: total }, { rows }] = await Promise.all([
-    db.query<{ n: number }>(`SELECT count(*)::int AS n FROM inventory_asset WHERE ${where}`, params),
+  return { where, params: [customerId, q.search ? likePattern(q.search) : null, q.asset_type ?? null, q.project_id ?? null, q.region ?? null, q.violating ?? null] };
+}
+
+/** What identifies an asset query's total: its filters (not its order or page). */
+export const assetFilterKey = (q: AssetQuery): string => JSON.stringify([q.search ?? null, q.asset_type ?? null, q.project_id ?? null, q.region ?? null, q.violating ?? null]);
+
+/** How many of the customer's assets match the filters of `q`. */
+export async function countInventoryAssets(db: Queryable, customerId: string, q: AssetQuery = {}): Promise<number> {
+  const { where, params } = assetFilter(customerId, q);
+  const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM inventory_asset WHERE ${where}`, params);
+  return rows[0]!.n;
+}
+
+/** A page of assets and the total matching; `total` is counted unless the caller already knows it (api/src/routes/inventory/asset-totals.ts). */
+export async function listInventoryAssets(db: Queryable, customerId: string, q: AssetQuery = {}, total?: Promise<number>): Promise<Page<InventoryItem>> {
+  const sort = ASSET_SORTS.includes(q.sort ?? 'asset_name') ? (q.sort ?? 'asset_name') : 'asset_name';
+  const dir = q.desc ? 'DESC' : 'ASC';
+  // Ties broken by asset_name: stable pages, and the (customer_id, <sort>, asset_name) index serves the order.
+  const order = sort === 'asset_name' ? `asset_name ${dir}` : `${sort} ${dir}, asset_name ${dir}`;
+  const { where, params } = assetFilter(customerId, q);
+  const [n, { rows }] = await Promise.all([
+    total ?? countInventoryAssets(db, customerId, q),
     db.query<InventoryItem>(
       `SELECT asset_name, asset_type, project_id, location, region, violation_rule, display_name, update_time
          FROM inventory_asset WHERE ${where} ORDER BY ${order} OFFSET $7 LIMIT $8`,
       [...params, clampOffset(q.offset), clampLimit(q.limit)],
     ),
   ]);
-  return { total: total[0]!.n, items: rows };
+  return { total: n, items: rows };
 }
 
 export async function listInventoryRecommendations(db: Queryable, customerId: string, q: RecommendationQuery = {}): Promise<Page<RecommendationItem>> {
@@ -178,6 +194,15 @@ export async function snapshotVersion(db: Queryable, customerId: string): Promis
     [customerId],
   );
   return rows[0]!.version;
+}
+
+/** A count and the snapshot version it belongs to, read in one snapshot so the pair always agrees. */
+export async function countInSnapshot(pool: Pool, customerId: string, count: (db: Queryable) => Promise<number>): Promise<{ version: string; total: number }> {
+  return withTransaction(pool, async (tx) => {
+    await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+    const version = await snapshotVersion(tx, customerId);
+    return { version, total: await count(tx) };
+  });
 }
 
 /** The graph's rows and the snapshot version they belong to, read in one snapshot so the pair always agrees. */
