@@ -6,7 +6,6 @@
  * Screenshots land in test-results/screenshots/insights-*.png.
  */
 import t from 'tap';
-import { QueueEvents } from 'bullmq';
 import type { Page } from 'playwright-core';
 import type { BillingSource, CostRow } from '@cc/shared/ports/billing-source.ts';
 import type { JobOf } from '@cc/shared/queues.ts';
@@ -20,6 +19,7 @@ import { startWorkers } from '../../workers/src/worker-host.ts';
 import { REDIS_URL } from '../db.ts';
 import { bearer, login } from '../helper.ts';
 import { SCREENSHOT_DIR, signIn, startProduct } from './harness.ts';
+import { jobOutcomes } from '../job-outcomes.ts';
 
 const ACME = { customerId: 'acme-corp', billingAccountId: '01A2B3-C4D5E6-F7A8B9' };
 const SECOND_ACCOUNT = '01FFEE-DDCCBB-AA9988';
@@ -96,20 +96,11 @@ t.test('insight screens in Chromium', async (t) => {
     }),
   });
   t.teardown(() => host.close());
-  const events = Object.fromEntries(
-    await Promise.all(
-      queues.map(async (q) => {
-        const e = new QueueEvents(q, { connection: { url: REDIS_URL }, prefix: config.QUEUE_PREFIX });
-        t.teardown(() => e.close());
-        await e.waitUntilReady();
-        return [q, e] as const;
-      }),
-    ),
+  const finished = Object.fromEntries(
+    await Promise.all(queues.map(async (q) => [q, await jobOutcomes(t, q, { redisUrl: REDIS_URL, prefix: config.QUEUE_PREFIX })] as const)),
   );
   async function runJob<Q extends (typeof queues)[number]>(queue: Q, name: JobOf<Q>['name'], data: JobOf<Q>['data']): Promise<unknown> {
-    const id = await app.producers.enqueue(queue, name, data);
-    const job = await app.producers.queues[queue].getJob(id);
-    return job!.waitUntilFinished(events[queue], 60_000);
+    return finished[queue](await app.producers.enqueue(queue, name, data));
   }
   const mailTo = async (email: string) =>
     (

@@ -15,6 +15,7 @@ import { startLocalSmtpServer } from '../../workers/src/mail/local-smtp-server.t
 import { smtpMailer } from '../../workers/src/mail/smtp-mailer.ts';
 import { build, login, bearer } from '../helper.ts';
 import { REDIS_URL } from '../db.ts';
+import { jobOutcomes } from '../job-outcomes.ts';
 
 const ACME = 'acme-corp';
 const ACCOUNT = '01A2B3-C4D5E6-F7A8B9';
@@ -253,11 +254,9 @@ t.test('through the queues: anomaly-detect enqueued like the nightly schedule, e
     }),
   });
   t.teardown(() => host.close());
-  const events = new QueueEvents('anomaly-detect', { connection: { url: REDIS_URL }, prefix: config.QUEUE_PREFIX });
-  t.teardown(() => events.close());
-  await events.waitUntilReady();
+  const finished = await jobOutcomes(t, 'anomaly-detect', { redisUrl: REDIS_URL, prefix: config.QUEUE_PREFIX });
   const jobId = await app.producers.enqueue('anomaly-detect', 'anomaly.detect', { date: DAY });
-  const result = (await (await app.producers.queues['anomaly-detect'].getJob(jobId))!.waitUntilFinished(events, 30000)) as { notices: number };
+  const result = (await finished(jobId, 30000)) as { notices: number };
   t.equal(result.notices, 1);
   const deadline = Date.now() + 15000;
   let rows: { rcpt_to: string[]; subject: string }[] = [];

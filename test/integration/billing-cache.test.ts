@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { Queue, QueueEvents } from 'bullmq';
+import { Queue } from 'bullmq';
 import { addDays, billingToday } from '@cc/shared/time.ts';
 import { gcpGeneratedSource } from '../../workers/src/billing-ingest/sources/gcp-generator.ts';
 import { runIngest } from '../../workers/src/billing-ingest/ingest.ts';
@@ -16,6 +16,7 @@ import { createLogger } from '@cc/shared/logger.ts';
 import { startWorkers } from '../../workers/src/worker-host.ts';
 import { build, login, bearer } from '../helper.ts';
 import { REDIS_URL } from '../db.ts';
+import { jobOutcomes } from '../job-outcomes.ts';
 
 const FOCUS_SAMPLE = new URL('../../infra/data/focus-1.0/focus_sample.csv', import.meta.url).pathname;
 const ACME = { customerId: 'acme-corp', billingAccountId: '01A2B3-C4D5E6-F7A8B9', currency: 'EUR' };
@@ -41,9 +42,7 @@ t.test('chart answers are cached per account and settings, and an ingest of the 
     handlers: { 'billing-ingest': billingIngestHandler({ pool, billingSources: {}, chartCache: cache, enqueue: producer.enqueue }) },
   });
   t.teardown(() => host.close());
-  const events = new QueueEvents('billing-ingest', { connection: { url: REDIS_URL }, prefix: config.QUEUE_PREFIX });
-  t.teardown(() => events.close());
-  await events.waitUntilReady();
+  const finished = await jobOutcomes(t, 'billing-ingest', { redisUrl: REDIS_URL, prefix: config.QUEUE_PREFIX });
   const queue = new Queue('billing-ingest', { connection: { url: REDIS_URL }, prefix: config.QUEUE_PREFIX });
   t.teardown(() => queue.close());
 
@@ -86,9 +85,7 @@ t.test('chart answers are cached per account and settings, and an ingest of the 
 
   // The admin route enqueues the same job the CLI runs; the worker replaces the slices and bumps the version.
   const wait = async (jobId: string) => {
-    const job = await queue.getJob(jobId);
-    t.ok(job, `job ${jobId} queued`);
-    return job!.waitUntilFinished(events, 60_000);
+    return finished(jobId);
   };
   const enq = await app.inject({
     method: 'POST',

@@ -20,6 +20,7 @@ import { startWorkers } from '../../workers/src/worker-host.ts';
 import { build, login, bearer, testEnv } from '../helper.ts';
 import { REDIS_URL } from '../db.ts';
 import { waitFor } from '../faults.ts';
+import { jobOutcomes } from '../job-outcomes.ts';
 
 const FOCUS_SAMPLE = new URL('../../infra/data/focus-1.0/focus_sample.csv', import.meta.url).pathname;
 const GLOBEX = { customerId: 'globex', billingAccountId: '02B3C4-D5E6F7-A8B9C0' };
@@ -113,15 +114,13 @@ t.test('each malformed file: rejected with its line number, nothing loaded, the 
   t.teardown(() => host.close());
   const queue = new Queue('billing-ingest', { connection: { url: REDIS_URL }, prefix: config.QUEUE_PREFIX });
   t.teardown(() => queue.close());
-  const events = new QueueEvents('billing-ingest', { connection: { url: REDIS_URL }, prefix: config.QUEUE_PREFIX });
-  t.teardown(() => events.close());
-  await events.waitUntilReady();
+  const outcome = await jobOutcomes(t, 'billing-ingest', { redisUrl: REDIS_URL, prefix: config.QUEUE_PREFIX });
   for (const f of files) {
     const cmd = { customer_id: GLOBEX.customerId, billing_account_id: GLOBEX.billingAccountId, source: 'focus-file' as const, file: f.path };
     const opts = jobOptions('billing-ingest', cmd);
     t.equal(opts.attempts, 5);
     const job = await queue.add('billing.ingest', cmd, opts);
-    await t.rejects(job.waitUntilFinished(events, 60_000), new RegExp(`file rejected, nothing loaded .*line ${f.line}: `), f.name);
+    await t.rejects(outcome(job.id!), new RegExp(`file rejected, nothing loaded .*line ${f.line}: `), f.name);
     const failed = await queue.getJob(job.id!);
     t.equal(failed?.attemptsMade, 1, `${f.name}: failed once, not retried`);
   }
@@ -167,6 +166,7 @@ t.test('POST /v2/billing/ingest: a rejected file, fixed and dropped again under 
   const events = new QueueEvents('billing-ingest', { connection: { url: REDIS_URL }, prefix: config.QUEUE_PREFIX });
   t.teardown(() => events.close());
   await events.waitUntilReady();
+  const outcome = await jobOutcomes(t, 'billing-ingest', { redisUrl: REDIS_URL, prefix: config.QUEUE_PREFIX });
   const admin = bearer(await login(app, 'admin@commandcenter.local'));
   const post = () =>
     app.inject({
@@ -175,7 +175,7 @@ t.test('POST /v2/billing/ingest: a rejected file, fixed and dropped again under 
       headers: admin,
       payload: { customer_id: GLOBEX.customerId, billing_account_id: GLOBEX.billingAccountId, source: 'focus-file', file: 'september.csv' },
     });
-  const finished = async (jobId: string) => (await queue.getJob(jobId))!.waitUntilFinished(events, 60_000);
+  const finished = (jobId: string) => outcome(jobId) as Promise<{ rows: number; notes: unknown }>;
 
   const { header, rows } = await sampleRows(20);
   const bad = rows.map((r, i) => (i === 6 ? r.map((c, j) => (j === header.indexOf('ChargePeriodStart') ? '2024-09-31 10:00:00' : c)) : r));

@@ -19,6 +19,7 @@ import { billingIngestHandler } from '../../workers/src/jobs/billing-ingest.ts';
 import { startWorkers } from '../../workers/src/worker-host.ts';
 import { testEnv } from '../helper.ts';
 import { REDIS_URL } from '../db.ts';
+import { jobOutcomes } from '../job-outcomes.ts';
 
 const FOCUS_SAMPLE = new URL('../../infra/data/focus-1.0/focus_sample.csv', import.meta.url).pathname;
 // Seeded accounts: acme-corp (EUR) and globex (USD).
@@ -304,12 +305,13 @@ t.test('billing-ingest queue: the worker runs the job with progress; a bad file 
   await events.waitUntilReady();
   const progress: unknown[] = [];
   events.on('progress', ({ data }) => progress.push(data));
+  const finished = await jobOutcomes(t, 'billing-ingest', { redisUrl: REDIS_URL, prefix: config.QUEUE_PREFIX });
 
   const cmd = { customer_id: ACME.customerId, billing_account_id: ACME.billingAccountId, source: 'gcp-generated' as const, ...WINDOW };
   const opts = jobOptions('billing-ingest', cmd);
   t.equal(opts.jobId, 'ingest-01A2B3-C4D5E6-F7A8B9-gcp-generated-2024-10-01-2025-10-31');
   const job = await queue.add('billing.ingest', cmd, opts);
-  const result = await job.waitUntilFinished(events, 60_000);
+  const result = (await finished(job.id!)) as { days: number; totals: { spend: string }[] };
   t.equal(result.days, 396);
   t.equal(progress.at(-1), 100);
   const { rows } = await pool.query(`SELECT (sum(cost) + sum(credits))::text AS s FROM cost_daily`);
@@ -322,7 +324,7 @@ t.test('billing-ingest queue: the worker runs the job with progress; a bad file 
   await writeFile(bad, [sample[0], sample[1].replace('"USD"', '"US$"')].join('\n'));
   const badCmd = { customer_id: GLOBEX.customerId, billing_account_id: GLOBEX.billingAccountId, source: 'focus-file' as const, file: bad };
   const badJob = await queue.add('billing.ingest', badCmd, jobOptions('billing-ingest', badCmd));
-  await t.rejects(badJob.waitUntilFinished(events, 60_000), /file rejected, nothing loaded .*line 2: unknown currency 'US\$'/);
+  await t.rejects(finished(badJob.id!), /file rejected, nothing loaded .*line 2: unknown currency 'US\$'/);
   const failed = await queue.getJob(badJob.id!);
   t.equal(failed?.attemptsMade, 1, 'not retried');
   t.equal(await lineCount(pool, GLOBEX.billingAccountId), 0);
@@ -330,5 +332,5 @@ t.test('billing-ingest queue: the worker runs the job with progress; a bad file 
   // An account the customer does not own is refused before anything is read.
   const foreign = { ...badCmd, billing_account_id: ACME.billingAccountId, file: FOCUS_SAMPLE };
   const foreignJob = await queue.add('billing.ingest', foreign, jobOptions('billing-ingest', foreign));
-  await t.rejects(foreignJob.waitUntilFinished(events, 60_000), /is not an account of customer globex/);
+  await t.rejects(finished(foreignJob.id!), /is not an account of customer globex/);
 });

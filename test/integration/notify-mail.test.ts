@@ -1,11 +1,11 @@
 import t from 'tap';
-import { QueueEvents } from 'bullmq';
 import { startLocalSmtpServer } from '../../workers/src/mail/local-smtp-server.ts';
 import { smtpMailer } from '../../workers/src/mail/smtp-mailer.ts';
 import { buildHandlers } from '../../workers/src/handlers.ts';
 import { startWorkers } from '../../workers/src/worker-host.ts';
 import { build, login, bearer } from '../helper.ts';
 import { REDIS_URL } from '../db.ts';
+import { jobOutcomes } from '../job-outcomes.ts';
 
 t.test('notify queue delivers e-mail over real SMTP, once per key', async (t) => {
   const app = await build(t);
@@ -20,9 +20,7 @@ t.test('notify queue delivers e-mail over real SMTP, once per key', async (t) =>
     handlers: buildHandlers(['notify'], { pool, mailer, mailDomain: 'commandcenter.test' }),
   });
   t.teardown(() => host.close());
-  const events = new QueueEvents('notify', { connection: { url: REDIS_URL }, prefix: config.QUEUE_PREFIX });
-  t.teardown(() => events.close());
-  await events.waitUntilReady();
+  const finished = await jobOutcomes(t, 'notify', { redisUrl: REDIS_URL, prefix: config.QUEUE_PREFIX });
 
   const command = {
     to: ['alice@acme.example', 'bob@initech.example'],
@@ -33,8 +31,7 @@ t.test('notify queue delivers e-mail over real SMTP, once per key', async (t) =>
   };
   const jobId = await app.producers.enqueue('notify', 'notify.send', command);
   t.equal(jobId, 'notify-test-alert-1-2026-11');
-  const job = await app.producers.queues.notify.getJob(jobId);
-  const result = await job!.waitUntilFinished(events, 15000);
+  const result = await finished(jobId, 15000);
   t.same(result, { accepted: ['alice@acme.example', 'bob@initech.example'] });
 
   const admin = await login(app, 'admin@commandcenter.local');
@@ -54,7 +51,7 @@ t.test('notify queue delivers e-mail over real SMTP, once per key', async (t) =>
 
   // The same notice again (completed jobs are removed, so BullMQ would run it): still one e-mail.
   const again = await app.producers.enqueue('notify', 'notify.send', command);
-  const second = await (await app.producers.queues.notify.getJob(again))!.waitUntilFinished(events, 15000);
+  const second = await finished(again, 15000);
   t.same(second, { skipped: 'already sent' });
   const { rows } = await pool.query('SELECT count(*)::int AS n FROM mail_message');
   t.equal(rows[0].n, 1);
@@ -74,11 +71,9 @@ t.test('a bad payload fails at once without retries', async (t) => {
     handlers: buildHandlers(['notify'], { pool, mailer: smtpMailer('smtp://127.0.0.1:9', config.MAIL_FROM), mailDomain: 'x.test' }),
   });
   t.teardown(() => host.close());
-  const events = new QueueEvents('notify', { connection: { url: REDIS_URL }, prefix: config.QUEUE_PREFIX });
-  t.teardown(() => events.close());
-  await events.waitUntilReady();
+  const finished = await jobOutcomes(t, 'notify', { redisUrl: REDIS_URL, prefix: config.QUEUE_PREFIX });
   const job = await app.producers.queues.notify.add('notify.send', { to: ['not-an-email'], subject: 's', text: 't', key: 'k' }, { attempts: 5 });
-  await t.rejects(job.waitUntilFinished(events, 15000), /bad notify payload: \/to\/0/);
+  await t.rejects(finished(job.id!, 15000), /bad notify payload: \/to\/0/);
   const failed = await app.producers.queues.notify.getJob(job.id!);
   t.equal(failed!.attemptsMade, 1);
 });
