@@ -4,7 +4,8 @@
  * ANOMALY_SERIES (default 100,000) the project x service series of the anomaly benchmark; BENCH_ASSETS (default
  * 100,000), BENCH_GRAPH_NODES (default 5,000), BENCH_PROJECTS (default 500) and BENCH_LICENSES (default 50) the inventory,
  * provisioning and license lists.
- * BENCH_GROWTH (default 10000,100000,1000000,5000000) the cost-line counts of the growth table.
+ * BENCH_GROWTH (default 10000,100000,1000000,5000000) the cost-line counts of the growth table (5000000,50000000
+ * measures the 50-million step: ~6 minutes, ~18 GB of disk).
  * The web app's weight per route is read from the last `make build` (web/dist).
  */
 import { benchContext } from './context.ts';
