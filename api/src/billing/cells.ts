@@ -62,12 +62,10 @@ type MonthRange = { from: string; to: string };
  * the monthly rollups (`monthly`) and the partial months at the edges from the daily ones (`daily`, by month); a
  * month is never in both, so rows never overlap. An edge month whose data lies wholly inside the range (the current
  * month of a chart that ends yesterday, after a nightly ingest that ends yesterday too) is read from the monthly
- * rollups as well. The monthly read checks that again in its own REPEATABLE READ snapshot, so an ingest committing
- * after the first check cannot slip a day outside the range into the answer: if an edge month no longer holds all
- * of its data, the range is read the plain way. No read waits for a second connection while holding one (the pool
- * is shared by every request). Each part holds its own buckets in answer order, so a stable sort by bucket gives the
- * order the one daily query gives. Daily bars and viewers (a restriction per day and project) read the daily
- * rollups alone.
+ * rollups as well: the check and the monthly read share one REPEATABLE READ snapshot, so an ingest committing in
+ * between cannot slip a day outside the range into the answer. Each part holds its own buckets in answer order, so
+ * a stable sort by bucket gives the order the one daily query gives. Daily bars and viewers (a restriction per day
+ * and project) read the daily rollups alone.
  */
 async function splitByMonth<Row extends { bucket: string }>(
   pool: Pool,
@@ -78,23 +76,16 @@ async function splitByMonth<Row extends { bucket: string }>(
 ): Promise<Row[]> {
   if (range.granularity === 'day' || f.viewer !== null) return daily(pool, { from: range.start_date, to: range.end_date, granularity: range.granularity });
   const split = splitWholeMonths(range.start_date, range.end_date);
-  const whole = await partsHoldTheirMonth(pool, f.billingAccountId, split.days);
-  const joined = split.days.filter((_, i) => whole[i]);
-  // whole edge months join the whole months: they lie at the ends, so the months stay one contiguous range
-  const starts = [...joined.map((d) => monthStart(d.from)), ...(split.months ? [split.months.from, split.months.to] : [])].sort();
-  const months = starts.length > 0 ? { from: starts[0]!, to: starts.at(-1)! } : null;
-  const fromMonthly = joined.length === 0 || !months
-    ? Promise.resolve(months ? monthly(pool, months) : [])
-    : withTransaction(pool, async (tx) => {
-        await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
-        return (await partsHoldTheirMonth(tx, f.billingAccountId, joined)).every(Boolean) ? monthly(tx, months) : null;
-      });
-  let parts = await Promise.all([fromMonthly, ...split.days.filter((_, i) => !whole[i]).map((d) => daily(pool, { ...d, granularity: 'month' }))]);
-  if (parts[0] === null) {
-    // an ingest changed an edge month between the two checks: the range is read the plain way
-    parts = await Promise.all([split.months ? monthly(pool, split.months) : [], ...split.days.map((d) => daily(pool, { ...d, granularity: 'month' }))]);
-  }
-  return (parts as Row[][]).flat().sort((a, b) => (a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : 0));
+  const parts = await withTransaction(pool, async (tx) => {
+    await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+    const whole = await partsHoldTheirMonth(tx, f.billingAccountId, split.days);
+    // whole edge months join the whole months: they lie at the ends, so the months stay one contiguous range
+    const starts = [...split.days.filter((_, i) => whole[i]).map((d) => monthStart(d.from)), ...(split.months ? [split.months.from, split.months.to] : [])].sort();
+    const months = starts.length > 0 ? { from: starts[0]!, to: starts.at(-1)! } : null;
+    // the other edges' daily reads need no shared snapshot: they run beside, on other connections
+    return Promise.all([months ? monthly(tx, months) : Promise.resolve([]), ...split.days.filter((_, i) => !whole[i]).map((d) => daily(pool, { ...d, granularity: 'month' }))]);
+  });
+  return parts.flat().sort((a, b) => (a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : 0));
 }
 
 export const serviceRows = (pool: Pool, f: SpendFilter, range: DateRange): Promise<ServiceCell[]> =>
