@@ -193,27 +193,6 @@ export async function exportRows(db: Queryable, f: SpendFilter, range: { from: s
   return rows;
 }
 
-/**
- * For each part of a month (from … to, within one month): whether the account has no daily rollup rows in that month
- * outside the part, so the month's monthly rollup rows hold exactly the part's spend (for every filter: they are
- * sums of the same daily rows). The usual case for the current month of a chart that ends yesterday, since the
- * ingest window ends yesterday too.
- */
-export async function partsHoldTheirMonth(db: Queryable, billingAccountId: string, parts: { from: string; to: string }[]): Promise<boolean[]> {
-  if (parts.length === 0) return [];
-  const { rows } = await db.query<{ whole: boolean }>(
-    `SELECT NOT EXISTS (
-       SELECT 1 FROM cost_daily d
-        WHERE d.billing_account_id = $1
-          AND d.usage_date >= date_trunc('month', p.f)::date AND d.usage_date < (date_trunc('month', p.f) + interval '1 month')::date
-          AND (d.usage_date < p.f OR d.usage_date > p.t)) AS whole
-     FROM unnest($2::date[], $3::date[]) WITH ORDINALITY AS p(f, t, i)
-     ORDER BY p.i`,
-    [billingAccountId, parts.map((p) => p.from), parts.map((p) => p.to)],
-  );
-  return rows.map((r) => r.whole);
-}
-
 /** The export rows of whole months (yyyy-MM-01 … yyyy-MM-01) from the monthly rollup; callers without a viewer restriction only. */
 export async function exportRowsMonthly(db: Queryable, f: SpendFilter, months: { from: string; to: string }): Promise<ExportRow[]> {
   if (f.viewer !== null) throw new Error('the monthly rollup cannot apply a viewer restriction');
