@@ -137,6 +137,24 @@ t.test('label cells by month from the monthly rollups equal the daily query, in 
   const aws = await exportRows(pool, filter('aws', 'billed'), { from: FROM, to: TO, granularity: 'month' });
   t.ok(aws.some((r) => r.currency === 'USD' && r.rate !== null) && aws.some((r) => r.currency === 'CHF' && r.spend === null), 'converted USD rows and unconverted CHF rows are in the export comparison');
 
+  // Other ranges: edges that start and end inside months, and a range within one month.
+  for (const [from, to] of [
+    ['2026-01-15', TO],
+    [FROM, '2026-05-12'],
+    ['2026-01-15', '2026-05-12'],
+    ['2026-02-03', '2026-02-20'],
+  ]) {
+    const part = { label: 'part', start_date: from, end_date: to, granularity: 'month' as const };
+    for (const provider of [null, 'aws']) {
+      const f = filter(provider, 'billed');
+      const daily = { from, to, granularity: 'month' as const };
+      t.same(await serviceRows(pool, f, part), await serviceCells(pool, f, daily), `service cells ${from}…${to} ${provider ?? 'all'}`);
+      const label = { kind: 'resource' as const, key: 'team' };
+      t.same(await labelRows(pool, f, part, label), await labelCells(pool, f, daily, label), `label cells ${from}…${to} ${provider ?? 'all'}`);
+      t.same(await serviceExportRows(pool, f, part), await exportRows(pool, f, daily), `export ${from}…${to} ${provider ?? 'all'}`);
+    }
+  }
+
   // A re-ingest of a window inside a month rebuilds that month's monthly label rows from all of its days.
   await runIngest({ pool, ...ACME, sourceKind: 'gcp-generated', source: gcpGeneratedSource({ ...ACME, from: '2026-03-05', to: '2026-03-09' }) });
   t.equal(await monthlyLabelMismatches(pool), 0, 'after a partial re-ingest too');
