@@ -44,6 +44,29 @@ async function rollupMismatches(pool: Pool): Promise<{ daily: number; label: num
   return { daily: daily.rows[0].n, label: label.rows[0].n };
 }
 
+/**
+ * Lines that lie outside every extent of their batch, provider and invoice month (cost_line_extent: where the readers
+ * look for a batch's lines), and the extents of `batch` that are not exactly its lines' first and last days.
+ */
+async function extentMisses(pool: Pool, batch: string): Promise<{ outside: number; inexact: number }> {
+  const outside = await pool.query(
+    `SELECT count(*)::int AS n FROM cost_line l
+      WHERE NOT EXISTS (SELECT 1 FROM cost_line_extent e
+                         WHERE e.source_batch = l.source_batch AND e.provider = l.provider AND e.invoice_month = coalesce(l.invoice_month, '')
+                           AND e.billing_account_id = l.billing_account_id AND e.customer_id = l.customer_id
+                           AND l.usage_date BETWEEN e.first_day AND e.last_day)`,
+  );
+  const inexact = await pool.query(
+    `WITH lines AS (
+       SELECT provider, coalesce(invoice_month, '') AS invoice_month, min(usage_date) AS first_day, max(usage_date) AS last_day
+         FROM cost_line WHERE source_batch = $1 GROUP BY 1, 2
+     ), extents AS (SELECT provider, invoice_month, first_day, last_day FROM cost_line_extent WHERE source_batch = $1)
+     SELECT count(*)::int AS n FROM ((SELECT * FROM lines EXCEPT SELECT * FROM extents) UNION ALL (SELECT * FROM extents EXCEPT SELECT * FROM lines)) d`,
+    [batch],
+  );
+  return { outside: outside.rows[0].n, inexact: inexact.rows[0].n };
+}
+
 const count = async (pool: Pool, table: string) => (await pool.query(`SELECT count(*)::int AS n FROM ${table} WHERE customer_id = 'acme-corp'`)).rows[0].n as number;
 
 t.test('rollups summed while the rows load equal the sums of the stored lines, across overlapping windows', async (t) => {
@@ -99,22 +122,24 @@ t.test('sums made in the worker equal SQL sums: renames within a day, amortisati
     row({}),
     row({ project_name: 'Project One (renamed)', cost: '999999.999999999999', credits: '0' }),
     row({ project_name: 'Aardvark', sku: 'RAM', effective_cost: '0.5', resource_labels: { shard: 's1', app: 'x' } }),
-    row({ usage_date: '2026-04-03', service: 'BigQuery', cost: '-3', credits: '-0.000000000001', effective_cost: '12.123456789012', resource_labels: { shard: 's1' } }),
+    row({ usage_date: '2026-04-03', invoice_month: '202605', service: 'BigQuery', cost: '-3', credits: '-0.000000000001', effective_cost: '12.123456789012', resource_labels: { shard: 's1' } }),
     row({ project_id: 'p2', project_name: 'Two', project_labels: {}, resource_labels: { shard: 's2' } }),
-    row({ provider: 'aws', provider_name: 'AWS', project_id: 'a1', currency: 'USD', project_labels: { team: 'web' } }),
+    row({ provider: 'aws', provider_name: 'AWS', project_id: 'a1', currency: 'USD', invoice_month: null, project_labels: { team: 'web' } }),
     // another resource label set sharing shard=s1 with the third row: their pairs merge after the expansion
     row({ sku: 'Disk', effective_cost: '2', resource_labels: { shard: 's1' } }),
   ];
-  await runIngest({ pool, ...ACME, sourceKind: 'gcp-generated', source: handMade(rows, window) });
+  const first = await runIngest({ pool, ...ACME, sourceKind: 'gcp-generated', source: handMade(rows, window) });
   t.same(await rollupMismatches(pool), { daily: 0, label: 0 });
+  t.same(await extentMisses(pool, first.batchId), { outside: 0, inexact: 0 }, 'the extents are where the lines are');
   const names = (await pool.query(`SELECT project_name FROM cost_daily WHERE project_id = 'p1' AND usage_date = '2026-04-02'`)).rows;
   t.same(names, [{ project_name: 'Project One (renamed)' }], 'the greatest name of the day, as max() picks it');
   const amort = (await pool.query(`SELECT sum(amortisation)::text AS a FROM cost_daily WHERE project_id = 'p1'`)).rows[0].a;
   t.equal(amort, '16.123456789011', 'amortised minus billed, per line, summed: (0.5 - 0.750000000001) + (12.123456789012 + 3.000000000001) + (2 - 0.750000000001)');
 
   // The same window again with one row less: the older lines of every slice go, the undeclared provider's too.
-  await runIngest({ pool, ...ACME, sourceKind: 'gcp-generated', source: handMade(rows.slice(1), window) });
+  const again = await runIngest({ pool, ...ACME, sourceKind: 'gcp-generated', source: handMade(rows.slice(1), window) });
   t.same(await rollupMismatches(pool), { daily: 0, label: 0 });
+  t.same(await extentMisses(pool, again.batchId), { outside: 0, inexact: 0 }, 'the extents are where the lines are, after a replacement');
   t.equal((await pool.query(`SELECT count(*)::int AS n FROM cost_line`)).rows[0].n, rows.length - 1, 'no line twice');
   // And without a window (the bench's source): its days and providers come from its rows.
   await runIngest({ pool, ...ACME, sourceKind: 'gcp-generated', source: { ...handMade(rows.slice(2), window), window: undefined } });

@@ -57,14 +57,16 @@ export async function reconcileParts(db: Queryable, q: ReconcileQuery): Promise<
  */
 export async function reconcileMonths(db: Queryable, customerId: string, billingAccountId: string): Promise<string[]> {
   const { rows } = await db.query<{ month: string }>(
-    // invoice months by a loose index scan of cost_line (billing_account_id, invoice_month): one probe per month
-    `WITH RECURSIVE inv AS (
-       SELECT (SELECT min(invoice_month) FROM cost_line WHERE billing_account_id = $2 AND customer_id = $1 AND invoice_month IS NOT NULL) AS m
-       UNION ALL
-       SELECT (SELECT min(invoice_month) FROM cost_line WHERE billing_account_id = $2 AND customer_id = $1 AND invoice_month > inv.m)
-         FROM inv WHERE inv.m IS NOT NULL
+    // invoice months from the batches' extents (cost_line_extent), each kept while lines of it are left: a later batch
+    // may have replaced every line of an earlier one
+    `WITH inv AS (
+       SELECT invoice_month AS m, min(first_day) AS first_day, max(last_day) AS last_day FROM cost_line_extent
+        WHERE billing_account_id = $2 AND customer_id = $1 AND invoice_month <> ''
+        GROUP BY invoice_month
      )
-     SELECT substr(m, 1, 4) || '-' || substr(m, 5, 2) AS month FROM inv WHERE m IS NOT NULL
+     SELECT substr(m, 1, 4) || '-' || substr(m, 5, 2) AS month FROM inv
+      WHERE EXISTS (SELECT 1 FROM cost_line l WHERE l.billing_account_id = $2 AND l.usage_date BETWEEN inv.first_day AND inv.last_day
+                       AND l.invoice_month = inv.m AND l.customer_id = $1)
      UNION
      SELECT DISTINCT to_char(month, 'YYYY-MM') FROM cost_monthly WHERE customer_id = $1 AND billing_account_id = $2
      ORDER BY 1 DESC`,

@@ -34,6 +34,7 @@ import {
   greatestNames,
   rebuildRollups,
   replaceRollups,
+  saveExtents,
   slicesHaveRollups,
   stagedDays,
   stagedFileShape,
@@ -258,6 +259,7 @@ async function loadWindowed({ req, client, batchId, progress }: LoadContext): Pr
   await req.afterDelete?.(client);
   const greatest = (lists: string[][]) => greatestNames(client, lists);
   await replaceRollups(client, { ...target, days, providers, daily: await sums.dailyRows(greatest), labels: sums.labelRows() });
+  await saveExtents(client, { ...target, batchId }, sums.extents());
   // the GCP export's own rates (currency_conversion_rate) win over the ECB's for the days they cover
   if (source.exportRates) await saveGcpExportRates(client, source.exportRates());
   await markBatchSucceeded(client, batchId, read.rows, days.length, { mode: 'replace', billingPeriods: [] });

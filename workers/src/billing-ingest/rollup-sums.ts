@@ -2,44 +2,69 @@
  * The daily rollups of a windowed source, summed while its rows stream into `cost_line` (issue 19): the rows are the
  * whole of the (day, provider) slices they replace, so their sums are those slices' `cost_daily` and
  * `cost_daily_label` rows, and nothing needs to read the lines back. The same grouping as billing-rebuild-rollups.sql
- * (which files still use), in exact integer arithmetic (10^-12 units, `toUnits12`): a sum here equals PostgreSQL's
- * `numeric` sum of the same values. Label rows are first summed per distinct label set (a project's lines share its
- * labels), kept inside each daily group keyed by the set's JSON text, then expanded into key/value pairs, as the SQL
- * does.
+ * (which files still use), in exact arithmetic (MoneySum): a sum here equals PostgreSQL's `numeric` sum of the same
+ * values. Rows are grouped per (day, provider, project, currency), what a cost_daily_label row is keyed by but the
+ * label, and within it per service (a cost_daily row). Label rows are first summed per distinct label set (a
+ * project's lines share its labels), keyed by the set's JSON text, then expanded into key/value pairs, as the SQL does.
  */
 import { fromUnits12, toUnits12 } from '@cc/shared/decimal.ts';
+import { MoneySum, MoneyValue } from '@cc/shared/money-sum.ts';
 import type { CostRow } from '@cc/shared/ports/billing-source.ts';
-import type { DailyRollupRow, LabelRollupRow, LineExtras } from '@cc/shared/db/billing-ingest.ts';
+import type { DailyRollupRow, LabelRollupRow, LineExtent, LineExtras } from '@cc/shared/db/billing-ingest.ts';
 
 // NUL is refused in every text a row carries (row-checks.ts), so it cannot occur inside a key part.
 const SEP = '\u0000';
 
-interface Money {
-  cost: bigint;
-  credits: bigint;
-  amortisation: bigint;
+class Money {
+  readonly cost = new MoneySum();
+  readonly credits = new MoneySum();
+  readonly amortisation = new MoneySum();
+
+  add(cost: MoneyValue, credits: MoneyValue, amortisation: MoneyValue | null): void {
+    this.cost.add(cost);
+    this.credits.add(credits);
+    if (amortisation) this.amortisation.add(amortisation);
+  }
+
+  addMoney(m: Money): void {
+    this.cost.addSum(m.cost);
+    this.credits.addSum(m.credits);
+    this.amortisation.addSum(m.amortisation);
+  }
+
+  text(): { cost: string; credits: string; amortisation: string } {
+    return { cost: this.cost.toString(), credits: this.credits.toString(), amortisation: this.amortisation.toString() };
+  }
 }
 
-interface LabelSet extends Money {
-  labels: Record<string, string>;
+class LabelSet extends Money {
+  constructor(readonly labels: Record<string, string>) {
+    super();
+  }
 }
 
-interface DailyGroup extends Money {
+/** The lines of one (day, provider, project, service, currency): a cost_daily row. */
+class DailyGroup extends Money {
+  readonly provider_names: string[];
+  readonly project_names: string[];
+  constructor(
+    readonly group: ProjectDay,
+    readonly service: string,
+    row: CostRow,
+  ) {
+    super();
+    this.provider_names = [row.provider_name];
+    this.project_names = [row.project_name];
+  }
+}
+
+/** The lines of one (day, provider, project, currency): its services' daily groups and its label sets. */
+interface ProjectDay {
   usage_date: string;
   provider: string;
   project_id: string;
-  service: string;
   currency: string;
-  provider_names: string[];
-  project_names: string[];
-}
-
-/** The lines of one (day, provider, project, currency): what a cost_daily_label row is keyed by, but the label. */
-interface LabelGroup {
-  usage_date: string;
-  provider: string;
-  project_id: string;
-  currency: string;
+  services: Map<string, DailyGroup>;
   /** Label sets of the group's lines by their JSON text ('{}' not kept). */
   project_sets: Map<string, LabelSet>;
   resource_sets: Map<string, LabelSet>;
@@ -52,16 +77,14 @@ const remember = (names: string[], name: string) => {
   if (names[0] !== name && !names.includes(name)) names.push(name);
 };
 
-function addSet(sets: Map<string, LabelSet>, text: string, labels: Record<string, string>, cost: bigint, credits: bigint, amortisation: bigint) {
+function addSet(sets: Map<string, LabelSet>, text: string, labels: Record<string, string>, cost: MoneyValue, credits: MoneyValue, amortisation: MoneyValue | null) {
   if (text === '{}') return;
-  const s = sets.get(text);
-  if (s) {
-    s.cost += cost;
-    s.credits += credits;
-    s.amortisation += amortisation;
-  } else {
-    sets.set(text, { labels, cost, credits, amortisation });
+  let s = sets.get(text);
+  if (!s) {
+    s = new LabelSet(labels);
+    sets.set(text, s);
   }
+  s.add(cost, credits, amortisation);
 }
 
 /** For lists of several names, the one `greatest` picks (PostgreSQL's max(), in the database's collation). */
@@ -73,115 +96,141 @@ async function chooser(lists: string[][], greatest: Names): Promise<(names: stri
 }
 
 export class RollupSums {
-  private readonly daily = new Map<string, DailyGroup>();
-  private readonly labelGroups = new Map<string, LabelGroup>();
+  private readonly groups = new Map<string, ProjectDay>();
   readonly days = new Set<string>();
   readonly providers = new Set<string>();
+  // the row being added, read once (reused from row to row)
+  private readonly cost = new MoneyValue();
+  private readonly credits = new MoneyValue();
+  private readonly amortisation = new MoneyValue();
+  private readonly extentByKey = new Map<string, LineExtent>();
+  // sources send rows in runs (a project's SKUs of a day, one provider and invoice month): the last row's group and
+  // extent usually fit the next row without a lookup
+  private lastGroup: ProjectDay | null = null;
+  private lastExtent: LineExtent | null = null;
 
   /**
    * Adds one checked row (money fields normalised by validateRow); returns what its COPY line needs too: its
    * amortisation (amortised minus billed, 0 without an amortised figure) and its labels as JSON, made once.
    */
   add(r: CostRow): LineExtras {
-    const cost = toUnits12(r.cost);
-    const credits = toUnits12(r.credits);
-    const amortisation = r.effective_cost === null || r.effective_cost === undefined ? 0n : toUnits12(r.effective_cost) - cost - credits;
+    const cost = this.cost.read(r.cost);
+    const credits = this.credits.read(r.credits);
+    let amortisation: MoneyValue | null = null;
+    let amortisationText = '0';
+    if (r.effective_cost !== null && r.effective_cost !== undefined) {
+      const units = toUnits12(r.effective_cost) - toUnits12(r.cost) - toUnits12(r.credits);
+      if (units !== 0n) {
+        amortisation = this.amortisation.readUnits(units);
+        amortisationText = fromUnits12(units);
+      }
+    }
     const extras: LineExtras = {
-      amortisation: amortisation === 0n ? '0' : fromUnits12(amortisation),
+      amortisation: amortisationText,
       project_labels: JSON.stringify(r.project_labels),
       resource_labels: JSON.stringify(r.resource_labels),
     };
-    const key = r.usage_date + SEP + r.provider + SEP + r.project_id + SEP + r.service + SEP + r.currency;
-    let g = this.daily.get(key);
+    let p = this.lastGroup;
+    if (!p || p.project_id !== r.project_id || p.usage_date !== r.usage_date || p.provider !== r.provider || p.currency !== r.currency) {
+      const key = r.usage_date + SEP + r.provider + SEP + r.project_id + SEP + r.currency;
+      p = this.groups.get(key) ?? null;
+      if (!p) {
+        p = { usage_date: r.usage_date, provider: r.provider, project_id: r.project_id, currency: r.currency, services: new Map(), project_sets: new Map(), resource_sets: new Map() };
+        this.groups.set(key, p);
+        this.days.add(r.usage_date);
+        this.providers.add(r.provider);
+      }
+      this.lastGroup = p;
+    }
+    let g = p.services.get(r.service);
     if (g) {
-      g.cost += cost;
-      g.credits += credits;
-      g.amortisation += amortisation;
       remember(g.provider_names, r.provider_name);
       remember(g.project_names, r.project_name);
     } else {
-      g = {
-        usage_date: r.usage_date,
-        provider: r.provider,
-        project_id: r.project_id,
-        service: r.service,
-        currency: r.currency,
-        provider_names: [r.provider_name],
-        project_names: [r.project_name],
-        cost,
-        credits,
-        amortisation,
-      };
-      this.daily.set(key, g);
-      this.days.add(r.usage_date);
-      this.providers.add(r.provider);
+      g = new DailyGroup(p, r.service, r);
+      p.services.set(r.service, g);
     }
-    if (extras.project_labels !== '{}' || extras.resource_labels !== '{}') {
-      const labelKey = r.usage_date + SEP + r.provider + SEP + r.project_id + SEP + r.currency;
-      let l = this.labelGroups.get(labelKey);
-      if (!l) {
-        l = { usage_date: r.usage_date, provider: r.provider, project_id: r.project_id, currency: r.currency, project_sets: new Map(), resource_sets: new Map() };
-        this.labelGroups.set(labelKey, l);
-      }
-      addSet(l.project_sets, extras.project_labels, r.project_labels, cost, credits, amortisation);
-      addSet(l.resource_sets, extras.resource_labels, r.resource_labels, cost, credits, amortisation);
-    }
+    g.add(cost, credits, amortisation);
+    this.widenExtent(r);
+    addSet(p.project_sets, extras.project_labels, r.project_labels, cost, credits, amortisation);
+    addSet(p.resource_sets, extras.resource_labels, r.resource_labels, cost, credits, amortisation);
     return extras;
+  }
+
+  private widenExtent(r: CostRow): void {
+    const invoiceMonth = r.invoice_month ?? '';
+    let e = this.lastExtent;
+    if (!e || e.provider !== r.provider || e.invoice_month !== invoiceMonth) {
+      const key = r.provider + SEP + invoiceMonth;
+      e = this.extentByKey.get(key) ?? null;
+      if (!e) {
+        e = { provider: r.provider, invoice_month: invoiceMonth, first_day: r.usage_date, last_day: r.usage_date };
+        this.extentByKey.set(key, e);
+      }
+      this.lastExtent = e;
+    }
+    if (r.usage_date < e.first_day) e.first_day = r.usage_date;
+    else if (r.usage_date > e.last_day) e.last_day = r.usage_date;
+  }
+
+  /** The cost_line_extent rows of the rows added. */
+  extents(): LineExtent[] {
+    return [...this.extentByKey.values()];
+  }
+
+  private *dailyGroups(): Generator<DailyGroup> {
+    for (const p of this.groups.values()) yield* p.services.values();
   }
 
   /** The cost_daily rows; a group whose rows carried several names takes the greatest, as SQL's `max()` would. */
   async dailyRows(greatest: Names): Promise<DailyRollupRow[]> {
-    const groups = [...this.daily.values()];
+    const groups = [...this.dailyGroups()];
     const pick = await chooser(groups.flatMap((g) => [g.provider_names, g.project_names]), greatest);
     return groups.map((g) => ({
-      usage_date: g.usage_date,
-      provider: g.provider,
+      usage_date: g.group.usage_date,
+      provider: g.group.provider,
       provider_name: pick(g.provider_names),
-      project_id: g.project_id,
+      project_id: g.group.project_id,
       project_name: pick(g.project_names),
       service: g.service,
-      currency: g.currency,
-      cost: fromUnits12(g.cost),
-      credits: fromUnits12(g.credits),
-      amortisation: fromUnits12(g.amortisation),
+      currency: g.group.currency,
+      ...g.text(),
     }));
   }
 
   /**
-   * The cost_daily_label rows, one label group at a time (groups never share a row, so each is summed alone and its
-   * rows can be written while the next is expanded): each label set's sums spread onto its key/value pairs.
+   * The cost_daily_label rows, one (day, provider, project, currency) at a time (groups never share a row, so each is
+   * summed alone and its rows can be written while the next is expanded): each label set's sums spread onto its
+   * key/value pairs.
    */
   *labelRows(): Generator<LabelRollupRow> {
-    for (const l of this.labelGroups.values()) {
-      const pairs = new Map<string, { label_kind: 'project' | 'resource'; label_key: string; label_value: string } & Money>();
-      for (const [label_kind, sets] of [['project', l.project_sets], ['resource', l.resource_sets]] as const) {
+    for (const p of this.groups.values()) {
+      if (p.project_sets.size === 0 && p.resource_sets.size === 0) continue;
+      const pairs = new Map<string, { label_kind: 'project' | 'resource'; label_key: string; label_value: string; money: Money }>();
+      for (const [label_kind, sets] of [['project', p.project_sets], ['resource', p.resource_sets]] as const) {
         for (const s of sets.values()) {
           for (const label_key in s.labels) {
             const label_value = s.labels[label_key];
             const key = label_kind + SEP + label_key + SEP + label_value;
-            const p = pairs.get(key);
-            if (p) {
-              p.cost += s.cost;
-              p.credits += s.credits;
-              p.amortisation += s.amortisation;
-            } else {
-              pairs.set(key, { label_kind, label_key, label_value, cost: s.cost, credits: s.credits, amortisation: s.amortisation });
+            let pair = pairs.get(key);
+            if (!pair) {
+              pair = { label_kind, label_key, label_value, money: new Money() };
+              pairs.set(key, pair);
             }
+            pair.money.addMoney(s);
           }
         }
       }
-      for (const p of pairs.values()) {
+      for (const pair of pairs.values()) {
         yield {
-          usage_date: l.usage_date,
-          provider: l.provider,
-          label_kind: p.label_kind,
-          label_key: p.label_key,
-          label_value: p.label_value,
-          project_id: l.project_id,
-          currency: l.currency,
-          cost: fromUnits12(p.cost),
-          credits: fromUnits12(p.credits),
-          amortisation: fromUnits12(p.amortisation),
+          usage_date: p.usage_date,
+          provider: p.provider,
+          label_kind: pair.label_kind,
+          label_key: pair.label_key,
+          label_value: pair.label_value,
+          project_id: p.project_id,
+          currency: p.currency,
+          ...pair.money.text(),
         };
       }
     }
@@ -189,30 +238,33 @@ export class RollupSums {
 
   /** Spend per provider and currency, as `batchTotals` gives it for a batch (names resolved like the daily rows). */
   async totals(greatest: Names): Promise<{ provider: string; provider_name: string; currency: string; cost: string; credits: string; spend: string; effective_cost: string }[]> {
-    const byKey = new Map<string, { provider: string; currency: string; names: string[] } & Money>();
-    for (const g of this.daily.values()) {
-      const key = g.provider + SEP + g.currency;
-      const t = byKey.get(key);
-      if (t) {
-        t.cost += g.cost;
-        t.credits += g.credits;
-        t.amortisation += g.amortisation;
-        for (const n of g.provider_names) remember(t.names, n);
-      } else {
-        byKey.set(key, { provider: g.provider, currency: g.currency, names: [...g.provider_names], cost: g.cost, credits: g.credits, amortisation: g.amortisation });
+    const byKey = new Map<string, { provider: string; currency: string; names: string[]; money: Money }>();
+    for (const g of this.dailyGroups()) {
+      const key = g.group.provider + SEP + g.group.currency;
+      let t = byKey.get(key);
+      if (!t) {
+        t = { provider: g.group.provider, currency: g.group.currency, names: [], money: new Money() };
+        byKey.set(key, t);
       }
+      for (const n of g.provider_names) remember(t.names, n);
+      t.money.addMoney(g);
     }
     const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
     const all = [...byKey.values()].sort((a, b) => cmp(a.provider, b.provider) || cmp(a.currency, b.currency));
     const pick = await chooser(all.map((t) => t.names), greatest);
-    return all.map((t) => ({
-      provider: t.provider,
-      provider_name: pick(t.names),
-      currency: t.currency,
-      cost: fromUnits12(t.cost),
-      credits: fromUnits12(t.credits),
-      spend: fromUnits12(t.cost + t.credits),
-      effective_cost: fromUnits12(t.cost + t.credits + t.amortisation),
-    }));
+    return all.map((t) => {
+      const cost = t.money.cost.units();
+      const credits = t.money.credits.units();
+      const amortisation = t.money.amortisation.units();
+      return {
+        provider: t.provider,
+        provider_name: pick(t.names),
+        currency: t.currency,
+        cost: fromUnits12(cost),
+        credits: fromUnits12(credits),
+        spend: fromUnits12(cost + credits),
+        effective_cost: fromUnits12(cost + credits + amortisation),
+      };
+    });
   }
 }

@@ -69,6 +69,15 @@ function checkLabels(kind: string, labels: Record<string, string>): string | nul
   return null;
 }
 
+const TEXT_FIELDS = ['provider_name', 'project_id', 'project_name', 'service', 'sku', 'resource_id'] as const;
+const MONEY_FIELDS = ['cost', 'credits', 'effective_cost'] as const;
+
+/** Digits before the point of a normalised decimal ('-12.5': 2). */
+function integerDigits(normalised: string): number {
+  const point = normalised.indexOf('.');
+  return (point < 0 ? normalised.length : point) - (normalised.charCodeAt(0) === 45 /* - */ ? 1 : 0);
+}
+
 /**
  * Checks one normalised row and rewrites its money fields to plain decimal strings.
  * Returns the reason it is bad, or null. Every rule here is source-independent; adapters report
@@ -89,7 +98,7 @@ export function validateRow(row: CostRow, window?: { from: string; to: string },
   }
   if (!row.provider) return 'missing provider';
   if (!KNOWN_CURRENCIES.has(row.currency)) return `unknown currency '${row.currency}'`;
-  for (const field of ['provider_name', 'project_id', 'project_name', 'service', 'sku', 'resource_id'] as const) {
+  for (const field of TEXT_FIELDS) {
     const bad = checkText(FIELD_NAMES[field], row[field] ?? '', TEXT_LIMITS[field]);
     if (bad) return bad;
   }
@@ -98,7 +107,7 @@ export function validateRow(row: CostRow, window?: { from: string; to: string },
   if (row.cost_type !== null && (hasNul(row.cost_type) || row.cost_type.length > 64)) return 'invalid charge category';
   const labels = checkLabels('project', row.project_labels) ?? checkLabels('resource', row.resource_labels);
   if (labels) return labels;
-  for (const field of ['cost', 'credits', 'effective_cost'] as const) {
+  for (const field of MONEY_FIELDS) {
     const raw = row[field];
     // No amortised figure: the same as billed (the source says so in its notes).
     if (field === 'effective_cost' && (raw === null || raw === undefined)) continue;
@@ -108,7 +117,7 @@ export function validateRow(row: CostRow, window?: { from: string; to: string },
     if (value === null) return `${name} '${raw}' is not a number`;
     // Stored exactly or not at all: numeric(24,12) would round a 13th decimal silently.
     if (decimalPlaces(value) > MONEY_SCALE) return `${name} '${raw}' has more than ${MONEY_SCALE} decimal places`;
-    if (value.replace(/^-|\..*$/g, '').length > 24 - MONEY_SCALE) return `${name} '${raw}' is too large`;
+    if (integerDigits(value) > 24 - MONEY_SCALE) return `${name} '${raw}' is too large`;
     row[field] = value;
   }
   return null;

@@ -18,7 +18,11 @@ WITH lines AS (
     FROM cost_line l JOIN ingest_batch b ON b.id = l.source_batch
    WHERE l.customer_id = $1 AND l.billing_account_id = $2
      AND ($5::text IS NULL OR l.provider = $5)
-     AND (l.invoice_month = $4 OR l.usage_date BETWEEN $3::date AND ($3::date + interval '1 month')::date - 1)
+     -- the invoice month's lines lie between the first and last day of its batches' extents (cost_line_extent)
+     AND ((l.invoice_month = $4
+           AND l.usage_date BETWEEN (SELECT min(e.first_day) FROM cost_line_extent e WHERE e.billing_account_id = $2 AND e.invoice_month = $4)
+                                AND (SELECT max(e.last_day) FROM cost_line_extent e WHERE e.billing_account_id = $2 AND e.invoice_month = $4))
+          OR l.usage_date BETWEEN $3::date AND ($3::date + interval '1 month')::date - 1)
    GROUP BY 1, 2, 3, 4, 5, 6
 ), rated AS (
   SELECT x.*, CASE WHEN x.currency = $6 THEN 1::numeric ELSE r.rate END AS rate, r.source
