@@ -16,7 +16,7 @@ const ACME = { customerId: 'acme-corp', billingAccountId: '01A2B3-C4D5E6-F7A8B9'
 const ingest = (pool: Pool, from: string, to: string) =>
   runIngest({ pool, ...ACME, sourceKind: 'gcp-generated', source: gcpGeneratedSource({ ...ACME, from, to }) });
 
-/** Rollup rows that differ from the same sums taken over cost_line (both directions); none when they agree. */
+/** Rollup rows that differ from the same sums taken over cost_line (both directions, duplicates counted); none when they agree. */
 async function rollupMismatches(pool: Pool): Promise<{ daily: number; label: number }> {
   const daily = await pool.query(
     `WITH expected AS (
@@ -26,7 +26,7 @@ async function rollupMismatches(pool: Pool): Promise<{ daily: number; label: num
      ), actual AS (
        SELECT customer_id, billing_account_id, usage_date, provider, provider_name, project_id, project_name, service, cost, credits, currency, amortisation FROM cost_daily
      )
-     SELECT count(*)::int AS n FROM ((SELECT * FROM expected EXCEPT SELECT * FROM actual) UNION ALL (SELECT * FROM actual EXCEPT SELECT * FROM expected)) d`,
+     SELECT count(*)::int AS n FROM ((SELECT * FROM expected EXCEPT ALL SELECT * FROM actual) UNION ALL (SELECT * FROM actual EXCEPT ALL SELECT * FROM expected)) d`,
   );
   const label = await pool.query(
     `WITH expected AS (
@@ -39,7 +39,7 @@ async function rollupMismatches(pool: Pool): Promise<{ daily: number; label: num
      ), actual AS (
        SELECT customer_id, billing_account_id, usage_date, provider, label_kind, label_key, label_value, project_id, cost, credits, currency, amortisation FROM cost_daily_label
      )
-     SELECT count(*)::int AS n FROM ((SELECT * FROM expected EXCEPT SELECT * FROM actual) UNION ALL (SELECT * FROM actual EXCEPT SELECT * FROM expected)) d`,
+     SELECT count(*)::int AS n FROM ((SELECT * FROM expected EXCEPT ALL SELECT * FROM actual) UNION ALL (SELECT * FROM actual EXCEPT ALL SELECT * FROM expected)) d`,
   );
   return { daily: daily.rows[0].n, label: label.rows[0].n };
 }
@@ -145,6 +145,27 @@ t.test('sums made in the worker equal SQL sums: renames within a day, amortisati
   await runIngest({ pool, ...ACME, sourceKind: 'gcp-generated', source: { ...handMade(rows.slice(2), window), window: undefined } });
   t.same(await rollupMismatches(pool), { daily: 0, label: 0 });
   t.equal((await pool.query(`SELECT count(*)::int AS n FROM cost_line`)).rows[0].n, rows.length - 2, 'the slices of its rows replaced: its own 5 lines');
+});
+
+t.test('the database refuses a provider id or currency code of the wrong shape in the daily rollups (migration 101)', async (t) => {
+  const { pool } = await testEnv(t);
+  const insert = (table: string, provider: string, currency: string) =>
+    table === 'cost_daily'
+      ? pool.query(
+          `INSERT INTO cost_daily (customer_id, billing_account_id, usage_date, provider, provider_name, project_id, project_name, service, cost, credits, currency)
+           VALUES ('acme-corp', 'acct', '2026-04-01', $1, 'x', 'p', 'p', 's', 1, 0, $2)`,
+          [provider, currency],
+        )
+      : pool.query(
+          `INSERT INTO cost_daily_label (customer_id, billing_account_id, usage_date, provider, label_kind, label_key, label_value, project_id, cost, credits, currency)
+           VALUES ('acme-corp', 'acct', '2026-04-01', $1, 'project', 'k', 'v', 'p', 1, 0, $2)`,
+          [provider, currency],
+        );
+  for (const table of ['cost_daily', 'cost_daily_label']) {
+    await t.rejects(insert(table, 'Oracle Cloud', 'EUR'), { code: '23514' }, `${table}: provider`);
+    await t.rejects(insert(table, 'oracle', 'eur'), { code: '23514' }, `${table}: currency`);
+    await t.resolves(insert(table, 'oracle', 'EUR'), `${table}: a good row`);
+  }
 });
 
 t.test("deleting a customer deletes its cost lines and rollups", async (t) => {

@@ -65,9 +65,8 @@ interface ProjectDay {
   project_id: string;
   currency: string;
   services: Map<string, DailyGroup>;
-  /** Label sets of the group's lines by their JSON text ('{}' not kept). */
-  project_sets: Map<string, LabelSet>;
-  resource_sets: Map<string, LabelSet>;
+  project_sets: LabelSets;
+  resource_sets: LabelSets;
 }
 
 type Names = (lists: string[][]) => Promise<string[]>;
@@ -77,14 +76,29 @@ const remember = (names: string[], name: string) => {
   if (names[0] !== name && !names.includes(name)) names.push(name);
 };
 
-function addSet(sets: Map<string, LabelSet>, text: string, labels: Record<string, string>, cost: MoneyValue, credits: MoneyValue, amortisation: MoneyValue | null) {
-  if (text === '{}') return;
-  let s = sets.get(text);
-  if (!s) {
-    s = new LabelSet(labels);
-    sets.set(text, s);
+/**
+ * The label sets of one kind in a (day, provider, project, currency) group, by their JSON text ('{}' not kept). A
+ * project's lines mostly share its labels, so the last set found is tried before the map.
+ */
+class LabelSets {
+  readonly byText = new Map<string, LabelSet>();
+  private lastText = '';
+  private last: LabelSet | null = null;
+
+  add(text: string, labels: Record<string, string>, cost: MoneyValue, credits: MoneyValue, amortisation: MoneyValue | null): void {
+    if (text === '{}') return;
+    let s = this.last;
+    if (s === null || this.lastText !== text) {
+      s = this.byText.get(text) ?? null;
+      if (!s) {
+        s = new LabelSet(labels);
+        this.byText.set(text, s);
+      }
+      this.last = s;
+      this.lastText = text;
+    }
+    s.add(cost, credits, amortisation);
   }
-  s.add(cost, credits, amortisation);
 }
 
 /** For lists of several names, the one `greatest` picks (PostgreSQL's max(), in the database's collation). */
@@ -135,7 +149,7 @@ export class RollupSums {
       const key = r.usage_date + SEP + r.provider + SEP + r.project_id + SEP + r.currency;
       p = this.groups.get(key) ?? null;
       if (!p) {
-        p = { usage_date: r.usage_date, provider: r.provider, project_id: r.project_id, currency: r.currency, services: new Map(), project_sets: new Map(), resource_sets: new Map() };
+        p = { usage_date: r.usage_date, provider: r.provider, project_id: r.project_id, currency: r.currency, services: new Map(), project_sets: new LabelSets(), resource_sets: new LabelSets() };
         this.groups.set(key, p);
         this.days.add(r.usage_date);
         this.providers.add(r.provider);
@@ -152,8 +166,8 @@ export class RollupSums {
     }
     g.add(cost, credits, amortisation);
     this.widenExtent(r);
-    addSet(p.project_sets, extras.project_labels, r.project_labels, cost, credits, amortisation);
-    addSet(p.resource_sets, extras.resource_labels, r.resource_labels, cost, credits, amortisation);
+    p.project_sets.add(extras.project_labels, r.project_labels, cost, credits, amortisation);
+    p.resource_sets.add(extras.resource_labels, r.resource_labels, cost, credits, amortisation);
     return extras;
   }
 
@@ -205,10 +219,10 @@ export class RollupSums {
    */
   *labelRows(): Generator<LabelRollupRow> {
     for (const p of this.groups.values()) {
-      if (p.project_sets.size === 0 && p.resource_sets.size === 0) continue;
+      if (p.project_sets.byText.size === 0 && p.resource_sets.byText.size === 0) continue;
       const pairs = new Map<string, { label_kind: 'project' | 'resource'; label_key: string; label_value: string; money: Money }>();
       for (const [label_kind, sets] of [['project', p.project_sets], ['resource', p.resource_sets]] as const) {
-        for (const s of sets.values()) {
+        for (const s of sets.byText.values()) {
           for (const label_key in s.labels) {
             const label_value = s.labels[label_key];
             const key = label_kind + SEP + label_key + SEP + label_value;

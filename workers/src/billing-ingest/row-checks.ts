@@ -86,6 +86,9 @@ function integerDigits(normalised: string): number {
 // Sources yield a day's rows together: the last date found valid needs no second parse (a profile showed the date
 // check among the ingest's costliest steps).
 let lastValidDate = '';
+let lastValidProvider = '';
+/** What a provider id looks like (FOCUS names become one in focus-csv.ts); the rollups' CHECK says the same (migration 101). */
+const PROVIDER_ID_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
 export function validateRow(row: CostRow, window?: { from: string; to: string }, names?: MoneyFieldNames): string | null {
   if (!row.usage_date) return 'missing usage date';
@@ -97,6 +100,10 @@ export function validateRow(row: CostRow, window?: { from: string; to: string },
     return `usage date ${row.usage_date} is outside the requested window ${window.from}..${window.to}`;
   }
   if (!row.provider) return 'missing provider';
+  if (row.provider !== lastValidProvider) {
+    if (!PROVIDER_ID_RE.test(row.provider)) return `invalid provider id '${row.provider.slice(0, 80)}'`;
+    lastValidProvider = row.provider;
+  }
   if (!KNOWN_CURRENCIES.has(row.currency)) return `unknown currency '${row.currency}'`;
   for (const field of TEXT_FIELDS) {
     const bad = checkText(FIELD_NAMES[field], row[field] ?? '', TEXT_LIMITS[field]);
