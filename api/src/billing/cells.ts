@@ -12,12 +12,13 @@ import {
   serviceCellsMonthly,
   type ExportRow,
   type LabelCell,
+  type MonthSpan,
   type ServiceCell,
   type SpendFilter,
 } from '@cc/shared/db/billing-query.ts';
 import { labelExportRows, labelExportRowsMonthly, type LabelExportRow } from '@cc/shared/db/billing-label-export.ts';
 import type { SeriesCell } from '@cc/shared/billing/chart.ts';
-import { splitWholeMonths, type DateRange } from '@cc/shared/billing/periods.ts';
+import { monthEnd, monthStart, splitWholeMonths, type DateRange } from '@cc/shared/billing/periods.ts';
 import { toUnits } from '@cc/shared/billing/money.ts';
 import { errors } from '../errors.ts';
 import type { AccountContext } from './account.ts';
@@ -56,27 +57,38 @@ export function spendFilter(ctx: AccountContext, s: ChartSettings, kind: ChartKi
 /**
  * Rows of a range read the fast way when it can be: monthly bars of an unrestricted caller read whole months from
  * the monthly rollups (`monthly`) and only the partial months at the edges from the daily ones (`daily`, by month);
- * a month is never in both, so rows never overlap. Each part holds its own buckets in answer order, so a stable sort
- * by bucket gives the order the one daily query gives. Daily bars and viewers (a restriction per day and project)
- * read the daily rollups alone.
+ * a month is never in both, so rows never overlap. A range's last month, when it runs from its first day to the
+ * range's end, goes to the monthly query too (a MonthSpan's `last`): a range ending yesterday then reads the month
+ * so far from the monthly rollups, since no later day of it has spend yet, which that query checks in its own
+ * snapshot (and reads the days otherwise). Each part holds its own buckets in answer order, so a stable sort by
+ * bucket gives the order the one daily query gives. Daily bars and viewers (a restriction per day and project) read
+ * the daily rollups alone.
  */
 async function splitByMonth<Row extends { bucket: string }>(
   f: SpendFilter,
   range: DateRange,
   daily: (r: { from: string; to: string; granularity: 'day' | 'month' }) => Promise<Row[]>,
-  monthly: (months: { from: string; to: string }) => Promise<Row[]>,
+  monthly: (months: MonthSpan) => Promise<Row[]>,
 ): Promise<Row[]> {
   if (range.granularity === 'day' || f.viewer !== null) return daily({ from: range.start_date, to: range.end_date, granularity: range.granularity });
   const split = splitWholeMonths(range.start_date, range.end_date);
-  const parts = await Promise.all([split.months ? monthly(split.months) : Promise.resolve([]), ...split.days.map((d) => daily({ ...d, granularity: 'month' }))]);
+  let months: MonthSpan | null = split.months ? { ...split.months, last: monthEnd(split.months.to) } : null;
+  let days = split.days;
+  const end = days.at(-1);
+  if (end && end.to === range.end_date && end.from === monthStart(end.from)) {
+    months = { from: months?.from ?? end.from, to: end.from, last: end.to };
+    days = days.slice(0, -1);
+  }
+  const parts = await Promise.all([months ? monthly(months) : Promise.resolve([]), ...days.map((d) => daily({ ...d, granularity: 'month' }))]);
   return parts.flat().sort((a, b) => (a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : 0));
 }
 
 export const serviceRows = (pool: Pool, f: SpendFilter, range: DateRange): Promise<ServiceCell[]> =>
   splitByMonth(f, range, (r) => serviceCells(pool, f, r), (m) => serviceCellsMonthly(pool, f, m));
 
-export const labelRows = (pool: Pool, f: SpendFilter, range: DateRange, label: { kind: 'project' | 'resource'; key: string }): Promise<LabelCell[]> =>
-  splitByMonth(f, range, (r) => labelCells(pool, f, r, label), (m) => labelCellsMonthly(pool, f, m, label));
+/** Label cells of a range (in no particular order within a bucket); `perProject` false: summed per label value. */
+export const labelRows = (pool: Pool, f: SpendFilter, range: DateRange, label: { kind: 'project' | 'resource'; key: string }, perProject = true): Promise<LabelCell[]> =>
+  splitByMonth(f, range, (r) => labelCells(pool, f, r, label, perProject), (m) => labelCellsMonthly(pool, f, m, label, perProject));
 
 /** The Project-Labels-with-Project export's rows (billing-label-export-rows.sql), split like the chart's cells. */
 export const labelExportRowsOf = (pool: Pool, f: SpendFilter, range: DateRange, label: { kind: 'project' | 'resource'; key: string }): Promise<LabelExportRow[]> =>
@@ -102,7 +114,7 @@ export async function seriesCells(pool: Pool, f: SpendFilter, s: ChartSettings, 
     });
   }
   const detail = kind.endsWith('_details');
-  const rows = await labelRows(pool, f, s.range, { kind: labelKind(kind), key: body.label ?? '' });
+  const rows = await labelRows(pool, f, s.range, { kind: labelKind(kind), key: body.label ?? '' }, detail);
   return rows.map((r) => {
     const value = r.label_value ?? NO_LABEL;
     return {

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Queryable } from './pool.ts';
-import type { ConvertedSpend, SpendFilter } from './billing-query.ts';
+import type { ConvertedSpend, MonthSpan, SpendFilter } from './billing-query.ts';
 
 const LABEL_EXPORT_ROWS_SQL = readFileSync(new URL('./sql/billing-label-export-rows.sql', import.meta.url), 'utf8');
 const LABEL_EXPORT_ROWS_MONTHLY_SQL = readFileSync(new URL('./sql/billing-label-export-rows-monthly.sql', import.meta.url), 'utf8');
@@ -40,11 +40,11 @@ export async function labelExportRows(
   return rows;
 }
 
-/** The export rows of whole months (yyyy-MM-01 … yyyy-MM-01) from the monthly rollups; callers without a viewer restriction only. */
+/** The export rows by month from the monthly rollups (MonthSpan); callers without a viewer restriction only. */
 export async function labelExportRowsMonthly(
   db: Queryable,
   f: SpendFilter,
-  months: { from: string; to: string },
+  months: MonthSpan,
   label: { kind: 'project' | 'resource'; key: string },
 ): Promise<LabelExportRow[]> {
   if (f.viewer !== null) throw new Error('the monthly rollups cannot apply a viewer restriction');
@@ -59,6 +59,7 @@ export async function labelExportRowsMonthly(
     f.basis,
     label.kind,
     label.key,
+    months.last,
   ]);
   return rows;
 }

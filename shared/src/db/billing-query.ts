@@ -101,10 +101,32 @@ export async function serviceCells(db: Queryable, f: SpendFilter, range: { from:
   return rows;
 }
 
-/** The same cells as `serviceCells` by month, from the monthly rollup: whole months, unrestricted callers only. */
-export async function serviceCellsMonthly(db: Queryable, f: SpendFilter, months: { from: string; to: string }): Promise<ServiceCell[]> {
+/**
+ * Months the monthly queries read: `from` … `to` (month starts), the last one up to its day `last` (its end when whole).
+ * A partial last month is read from the monthly rollups too when none of its later days has spend (the query decides,
+ * in its own snapshot), else from the daily ones.
+ */
+export interface MonthSpan {
+  from: string;
+  to: string;
+  last: string;
+}
+
+/** The same cells as `serviceCells` by month, from the monthly rollup (MonthSpan); unrestricted callers only. */
+export async function serviceCellsMonthly(db: Queryable, f: SpendFilter, months: MonthSpan): Promise<ServiceCell[]> {
   if (f.viewer !== null) throw new Error('the monthly rollup cannot apply a viewer restriction');
-  const { rows } = await db.query<ServiceCell>(SERVICE_CELLS_MONTHLY_SQL, [f.customerId, f.billingAccountId, months.from, months.to, f.provider, f.projects, f.services, f.currency, f.basis]);
+  const { rows } = await db.query<ServiceCell>(SERVICE_CELLS_MONTHLY_SQL, [
+    f.customerId,
+    f.billingAccountId,
+    months.from,
+    months.to,
+    f.provider,
+    f.projects,
+    f.services,
+    f.currency,
+    f.basis,
+    months.last,
+  ]);
   return rows;
 }
 
@@ -123,25 +145,52 @@ export interface LabelCell {
   spend: string;
 }
 
+/**
+ * Label cells in no particular order (a chart ranks its series by total, ties by key); `perProject` false sums each
+ * bucket's projects per label value (project id and name ''), for the charts by label value alone.
+ */
 export async function labelCells(
   db: Queryable,
   f: SpendFilter,
   range: { from: string; to: string; granularity: 'day' | 'month' },
   label: { kind: 'project' | 'resource'; key: string },
+  perProject = true,
 ): Promise<LabelCell[]> {
-  const { rows } = await db.query<LabelCell>(LABEL_CELLS_SQL, [...common(f, range.from, range.to), range.granularity, label.kind, label.key, f.currency, f.basis]);
+  const { rows } = await db.query<LabelCell>(LABEL_CELLS_SQL, [
+    ...common(f, range.from, range.to),
+    range.granularity,
+    label.kind,
+    label.key,
+    f.currency,
+    f.basis,
+    perProject,
+  ]);
   return rows;
 }
 
-/** The same cells as `labelCells` by month, from the monthly rollups: whole months, unrestricted callers only. */
+/** The same cells as `labelCells` by month, from the monthly rollups (MonthSpan); unrestricted callers only. */
 export async function labelCellsMonthly(
   db: Queryable,
   f: SpendFilter,
-  months: { from: string; to: string },
+  months: MonthSpan,
   label: { kind: 'project' | 'resource'; key: string },
+  perProject = true,
 ): Promise<LabelCell[]> {
   if (f.viewer !== null) throw new Error('the monthly rollup cannot apply a viewer restriction');
-  const { rows } = await db.query<LabelCell>(LABEL_CELLS_MONTHLY_SQL, [f.customerId, f.billingAccountId, months.from, months.to, f.provider, f.projects, f.currency, f.basis, label.kind, label.key]);
+  const { rows } = await db.query<LabelCell>(LABEL_CELLS_MONTHLY_SQL, [
+    f.customerId,
+    f.billingAccountId,
+    months.from,
+    months.to,
+    f.provider,
+    f.projects,
+    f.currency,
+    f.basis,
+    label.kind,
+    label.key,
+    months.last,
+    perProject,
+  ]);
   return rows;
 }
 
@@ -193,10 +242,21 @@ export async function exportRows(db: Queryable, f: SpendFilter, range: { from: s
   return rows;
 }
 
-/** The export rows of whole months (yyyy-MM-01 … yyyy-MM-01) from the monthly rollup; callers without a viewer restriction only. */
-export async function exportRowsMonthly(db: Queryable, f: SpendFilter, months: { from: string; to: string }): Promise<ExportRow[]> {
+/** The export rows by month from the monthly rollup (MonthSpan); callers without a viewer restriction only. */
+export async function exportRowsMonthly(db: Queryable, f: SpendFilter, months: MonthSpan): Promise<ExportRow[]> {
   if (f.viewer !== null) throw new Error('the monthly rollup cannot apply a viewer restriction');
-  const { rows } = await db.query<ExportRow>(EXPORT_ROWS_MONTHLY_SQL, [f.customerId, f.billingAccountId, months.from, months.to, f.provider, f.projects, f.services, f.currency, f.basis]);
+  const { rows } = await db.query<ExportRow>(EXPORT_ROWS_MONTHLY_SQL, [
+    f.customerId,
+    f.billingAccountId,
+    months.from,
+    months.to,
+    f.provider,
+    f.projects,
+    f.services,
+    f.currency,
+    f.basis,
+    months.last,
+  ]);
   return rows;
 }
 
