@@ -9,7 +9,7 @@ import { buildChart } from '@cc/shared/billing/chart.ts';
 import { buckets, monthStart } from '@cc/shared/billing/periods.ts';
 import { forecastMonth, HISTORY_WEEKS, monthToDate } from '@cc/shared/billing/forecast.ts';
 import { applyDiscount, sortedTiers } from '@cc/shared/billing/discounts.ts';
-import { formatUnits, toUnits, unitsToDecimal, type Units } from '@cc/shared/billing/money.ts';
+import { formatDecimal, formatUnits, plainDecimal, toUnits, type Units } from '@cc/shared/billing/money.ts';
 import { addDays } from '@cc/shared/time.ts';
 import { COST_BASIS_LABELS, type BillingMonth, type CostBasis, type ChartPayload, type ExportAnswer } from '@cc/shared/schemas/billing.ts';
 import type { AccountContext } from './account.ts';
@@ -102,11 +102,11 @@ export const CONVERSION_HEADERS = ['Spend', 'Currency', 'Original Spend', 'Origi
 /** A row's CONVERSION_HEADERS cells; Spend and Rate blank when no rate lies within 7 days. */
 export function conversionCells(r: ConvertedSpend, currency: string, basis: CostBasis): string[] {
   return [
-    r.spend === null ? '' : formatUnits(toUnits(r.spend)),
+    r.spend === null ? '' : formatDecimal(r.spend),
     currency,
-    formatUnits(toUnits(r.original)),
+    formatDecimal(r.original),
     r.currency,
-    r.rate === null ? '' : unitsToDecimal(toUnits(r.rate)),
+    r.rate === null ? '' : plainDecimal(r.rate),
     r.rate_date ?? '',
     r.source ?? '',
     COST_BASIS_LABELS[basis],

@@ -49,9 +49,42 @@ export function formatUnits(v: Units, places = 2): string {
   return neg ? `-${s}` : s;
 }
 
+/** `digits` (0-9 only) plus one, as digits: "129" → "130", "99" → "100". */
+function incrementDigits(digits: string): string {
+  let k = digits.length - 1;
+  while (k >= 0 && digits.charCodeAt(k) === 57 /* 9 */) k--;
+  if (k < 0) return `1${'0'.repeat(digits.length)}`;
+  return digits.slice(0, k) + String.fromCharCode(digits.charCodeAt(k) + 1) + '0'.repeat(digits.length - k - 1);
+}
+
+/**
+ * A decimal string rounded half away from zero to `places` decimals: what `formatUnits(toUnits(s), places)` writes,
+ * done on the digits (an export writes three amounts a row; BigInt made them most of a 2,400-row export's time, issue
+ * 19). Text PostgreSQL would not print takes the general path.
+ */
+export function formatDecimal(s: string, places = 2): string {
+  if (!PG_NUMERIC_RE.test(s)) return formatUnits(toUnits(s), places);
+  const neg = s.charCodeAt(0) === 45; /* - */
+  const body = neg ? s.slice(1) : s;
+  const point = body.indexOf('.');
+  const int = point < 0 ? body : body.slice(0, point);
+  const frac = point < 0 ? '' : body.slice(point + 1);
+  let digits = int + frac.slice(0, places).padEnd(places, '0');
+  if (frac.length > places && frac.charCodeAt(places) >= 53 /* 5 */) digits = incrementDigits(digits);
+  const cut = digits.length - places;
+  const whole = digits.slice(0, cut).replace(/^0+(?=\d)/, '') || '0';
+  const text = places > 0 ? `${whole}.${digits.slice(cut)}` : whole;
+  return neg && /[1-9]/.test(digits) ? `-${text}` : text;
+}
+
 /** Full-precision string (trailing zeros dropped), for values that are not money rounded for display. */
 export function unitsToDecimal(v: Units): string {
   return normaliseDecimal(formatUnits(v, MONEY_SCALE)) ?? '0';
+}
+
+/** `unitsToDecimal(toUnits(s))` without BigInt: PostgreSQL's numeric text with its trailing zeros dropped (a rate). */
+export function plainDecimal(s: string): string {
+  return PG_NUMERIC_RE.test(s) ? (normaliseDecimal(s) ?? '0') : unitsToDecimal(toUnits(s));
 }
 
 export const sumUnits = (vs: Iterable<Units>): Units => {
