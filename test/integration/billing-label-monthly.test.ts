@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Pool } from '@cc/shared/db/pool.ts';
 import { saveRates } from '@cc/shared/db/fx-rates.ts';
-import { exportRows, labelCells, serviceCells, type LabelCell, type SpendFilter } from '@cc/shared/db/billing-query.ts';
+import { exportRows, labelCells, serviceCells, type LabelCell, type ServiceCell, type SpendFilter } from '@cc/shared/db/billing-query.ts';
 import { toUnits } from '@cc/shared/billing/money.ts';
 import { addDays } from '@cc/shared/time.ts';
 import { gcpGeneratedSource } from '../../workers/src/billing-ingest/sources/gcp-generator.ts';
@@ -61,6 +61,22 @@ function fixings() {
 /** Label cells in one order (the queries return them in none), to compare two answers. */
 const inOrder = (rows: LabelCell[]) =>
   [...rows].sort((a, b) => [a.bucket, a.project_id, a.label_value ?? '\uffff'].join('\u0000').localeCompare([b.bucket, b.project_id, b.label_value ?? '\uffff'].join('\u0000')));
+
+/** Service cells in one order (the queries return them in none), to compare two answers. */
+const servicesInOrder = (rows: ServiceCell[]) =>
+  [...rows].sort((a, b) => [a.bucket, a.project_id, a.service].join('\u0000').localeCompare([b.bucket, b.project_id, b.service].join('\u0000')));
+
+/** Service cells as (bucket, service, exact amount) with the projects summed, in one order. */
+function perService(rows: ServiceCell[]): { bucket: string; service: string; units: bigint }[] {
+  const out = new Map<string, { bucket: string; service: string; units: bigint }>();
+  for (const r of rows) {
+    const key = `${r.bucket}\u0000${r.service}`;
+    const s = out.get(key) ?? { bucket: r.bucket, service: r.service, units: 0n };
+    s.units += toUnits(r.spend);
+    out.set(key, s);
+  }
+  return [...out.values()].sort((a, b) => `${a.bucket}\u0000${a.service}`.localeCompare(`${b.bucket}\u0000${b.service}`));
+}
 
 /** Cells as (bucket, label value, exact amount), in one order: the projects summed when `sum`, each row as it is else. */
 function byValue(rows: LabelCell[], sum: boolean): { bucket: string; label_value: string | null; units: bigint }[] {
@@ -151,7 +167,13 @@ t.test('label cells by month from the monthly rollups equal the daily query, in 
         const daily = await exportRows(pool, f, { from: FROM, to: TO, granularity: 'month' });
         t.same(await serviceExportRows(pool, f, range), daily, `export: ${provider ?? 'all'} ${basis} services [${services.join(', ')}]`);
         const cells = await serviceCells(pool, f, { from: FROM, to: TO, granularity: 'month' });
-        t.same(await serviceRows(pool, f, range), cells, `service cells: ${provider ?? 'all'} ${basis} services [${services.join(', ')}]`);
+        t.same(servicesInOrder(await serviceRows(pool, f, range)), servicesInOrder(cells), `service cells: ${provider ?? 'all'} ${basis} services [${services.join(', ')}]`);
+        // by service alone: the projects summed in SQL, split or not, equal the per-project cells summed here
+        const byService = await serviceRows(pool, f, range, false);
+        t.ok(byService.every((r) => r.project_id === '' && r.project_name === ''), 'no project in cells by service');
+        t.same(perService(byService), perService(cells), `by service: ${provider ?? 'all'} ${basis} services [${services.join(', ')}]`);
+        t.equal(byService.length, perService(cells).length, 'one cell per bucket and service');
+        t.same(perService(await serviceCells(pool, f, { from: FROM, to: TO, granularity: 'month' }, false)), perService(cells), 'by service, daily');
         exported += daily.length;
       }
     }
@@ -176,7 +198,7 @@ t.test('label cells by month from the monthly rollups equal the daily query, in 
     for (const provider of [null, 'aws']) {
       const f = filter(provider, 'billed');
       const daily = { from, to, granularity: 'month' as const };
-      t.same(await serviceRows(pool, f, part), await serviceCells(pool, f, daily), `service cells ${from}…${to} ${provider ?? 'all'}`);
+      t.same(servicesInOrder(await serviceRows(pool, f, part)), servicesInOrder(await serviceCells(pool, f, daily)), `service cells ${from}…${to} ${provider ?? 'all'}`);
       const label = { kind: 'resource' as const, key: 'team' };
       t.same(inOrder(await labelRows(pool, f, part, label)), inOrder(await labelCells(pool, f, daily, label)), `label cells ${from}…${to} ${provider ?? 'all'}`);
       t.same(await serviceExportRows(pool, f, part), await exportRows(pool, f, daily), `export ${from}…${to} ${provider ?? 'all'}`);

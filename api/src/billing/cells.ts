@@ -60,9 +60,8 @@ export function spendFilter(ctx: AccountContext, s: ChartSettings, kind: ChartKi
  * a month is never in both, so rows never overlap. A range's last month, when it runs from its first day to the
  * range's end, goes to the monthly query too (a MonthSpan's `last`): a range ending yesterday then reads the month
  * so far from the monthly rollups, since no later day of it has spend yet, which that query checks in its own
- * snapshot (and reads the days otherwise). Each part holds its own buckets in answer order, so a stable sort by
- * bucket gives the order the one daily query gives. Daily bars and viewers (a restriction per day and project) read
- * the daily rollups alone.
+ * snapshot (and reads the days otherwise). Daily bars and viewers (a restriction per day and project) read the daily
+ * rollups alone.
  */
 async function splitByMonth<Row extends { bucket: string }>(
   f: SpendFilter,
@@ -70,7 +69,7 @@ async function splitByMonth<Row extends { bucket: string }>(
   daily: (r: { from: string; to: string; granularity: 'day' | 'month' }) => Promise<Row[]>,
   monthly: (months: MonthSpan) => Promise<Row[]>,
 ): Promise<Row[]> {
-  if (range.granularity === 'day' || f.viewer !== null) return daily({ from: range.start_date, to: range.end_date, granularity: range.granularity });
+  if (range.granularity === 'day' || f.viewer !== null) return byBucket(await daily({ from: range.start_date, to: range.end_date, granularity: range.granularity }));
   const split = splitWholeMonths(range.start_date, range.end_date);
   let months: MonthSpan | null = split.months ? { ...split.months, last: monthEnd(split.months.to) } : null;
   let days = split.days;
@@ -80,11 +79,18 @@ async function splitByMonth<Row extends { bucket: string }>(
     days = days.slice(0, -1);
   }
   const parts = await Promise.all([months ? monthly(months) : Promise.resolve([]), ...days.map((d) => daily({ ...d, granularity: 'month' }))]);
-  return parts.flat().sort((a, b) => (a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : 0));
+  return byBucket(parts.flat());
 }
 
-export const serviceRows = (pool: Pool, f: SpendFilter, range: DateRange): Promise<ServiceCell[]> =>
-  splitByMonth(f, range, (r) => serviceCells(pool, f, r), (m) => serviceCellsMonthly(pool, f, m));
+/**
+ * Rows in bucket order, a bucket's rows as the query gave them (a stable sort): the queries return cells in no order,
+ * and a chart takes a series' project name from its first cell, so the earliest bucket's.
+ */
+const byBucket = <Row extends { bucket: string }>(rows: Row[]): Row[] => rows.sort((a, b) => (a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : 0));
+
+/** Service cells of a range (in no particular order within a bucket); `perProject` false: summed per service. */
+export const serviceRows = (pool: Pool, f: SpendFilter, range: DateRange, perProject = true): Promise<ServiceCell[]> =>
+  splitByMonth(f, range, (r) => serviceCells(pool, f, r, perProject), (m) => serviceCellsMonthly(pool, f, m, perProject));
 
 /** Label cells of a range (in no particular order within a bucket); `perProject` false: summed per label value. */
 export const labelRows = (pool: Pool, f: SpendFilter, range: DateRange, label: { kind: 'project' | 'resource'; key: string }, perProject = true): Promise<LabelCell[]> =>
@@ -100,7 +106,7 @@ export const serviceExportRows = (pool: Pool, f: SpendFilter, range: DateRange):
 
 export async function seriesCells(pool: Pool, f: SpendFilter, s: ChartSettings, kind: ChartKind, body: ChartBody): Promise<SeriesCell[]> {
   if (isServiceKind(kind)) {
-    const rows = await serviceRows(pool, f, s.range);
+    const rows = await serviceRows(pool, f, s.range, kind !== 'by_service');
     return rows.map((r) => {
       const service = r.service || NO_SERVICE;
       return {

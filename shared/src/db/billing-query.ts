@@ -96,8 +96,17 @@ export interface ServiceCell {
   spend: string;
 }
 
-export async function serviceCells(db: Queryable, f: SpendFilter, range: { from: string; to: string; granularity: 'day' | 'month' }): Promise<ServiceCell[]> {
-  const { rows } = await db.query<ServiceCell>(SERVICE_CELLS_SQL, [...common(f, range.from, range.to), range.granularity, f.services, f.currency, f.basis]);
+/**
+ * Service cells in no particular order (a chart ranks its series by total, ties by key); `perProject` false sums each
+ * bucket's projects per service (project id and name ''), for the chart by service alone.
+ */
+export async function serviceCells(
+  db: Queryable,
+  f: SpendFilter,
+  range: { from: string; to: string; granularity: 'day' | 'month' },
+  perProject = true,
+): Promise<ServiceCell[]> {
+  const { rows } = await db.query<ServiceCell>(SERVICE_CELLS_SQL, [...common(f, range.from, range.to), range.granularity, f.services, f.currency, f.basis, perProject]);
   return rows;
 }
 
@@ -113,7 +122,7 @@ export interface MonthSpan {
 }
 
 /** The same cells as `serviceCells` by month, from the monthly rollup (MonthSpan); unrestricted callers only. */
-export async function serviceCellsMonthly(db: Queryable, f: SpendFilter, months: MonthSpan): Promise<ServiceCell[]> {
+export async function serviceCellsMonthly(db: Queryable, f: SpendFilter, months: MonthSpan, perProject = true): Promise<ServiceCell[]> {
   if (f.viewer !== null) throw new Error('the monthly rollup cannot apply a viewer restriction');
   const { rows } = await db.query<ServiceCell>(SERVICE_CELLS_MONTHLY_SQL, [
     f.customerId,
@@ -126,6 +135,7 @@ export async function serviceCellsMonthly(db: Queryable, f: SpendFilter, months:
     f.currency,
     f.basis,
     months.last,
+    perProject,
   ]);
   return rows;
 }

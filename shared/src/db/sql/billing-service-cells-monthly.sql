@@ -6,7 +6,8 @@
 -- day from the daily rollup (a month's rate changes every business day), through its (account, currency, day) index.
 -- $1 customer_id, $2 billing_account_id, $3 first month (yyyy-MM-01), $4 last month (yyyy-MM-01),
 -- $5 provider (NULL = all), $6 projects text[] (empty = all), $7 services text[] (empty = all), $8 display currency
--- $9 cost basis: 'billed' (cost + credits) or 'amortised' (plus amortisation, migration 075), $10 last day (in $4's month)
+-- $9 cost basis: 'billed' (cost + credits) or 'amortised' (plus amortisation, migration 075), $10 last day (in $4's month),
+-- $11 per project (false: summed per (month, service), project id and name ''); rows in no particular order
 WITH tail AS (
   -- whether the last month's monthly rows are its days up to $10: no later day of it has spend (any provider)
   SELECT NOT EXISTS (
@@ -42,5 +43,11 @@ WITH tail AS (
 SELECT to_char(c.month, 'YYYY-MM') AS bucket, c.project_id, max(c.project_name) AS project_name, c.service,
   sum(c.spend)::text AS spend
 FROM cells c
+WHERE $11
 GROUP BY c.month, c.project_id, c.service
-ORDER BY c.month, c.project_id, c.service
+UNION ALL
+-- the chart by service alone: the projects summed here (a twentieth of the rows to send and read)
+SELECT to_char(c.month, 'YYYY-MM'), '', '', c.service, sum(c.spend)::text
+FROM cells c
+WHERE NOT $11
+GROUP BY c.month, c.service
