@@ -19,7 +19,9 @@ import { gcpGeneratedSource } from '../../workers/src/billing-ingest/sources/gcp
 import { focusCsvSource } from '../../workers/src/billing-ingest/sources/focus-csv.ts';
 import { runIngest } from '../../workers/src/billing-ingest/ingest.ts';
 import { labelExportRows } from '@cc/shared/db/billing-label-export.ts';
-import { labelExportRowsOf, labelRows, serviceExportRows, serviceRows } from '../../api/src/billing/cells.ts';
+import { labelExportRowsOf, labelRows, serviceExportRows, serviceRows, seriesCells } from '../../api/src/billing/cells.ts';
+import type { ChartSettings } from '../../api/src/billing/settings.ts';
+import { buildChart } from '@cc/shared/billing/chart.ts';
 import { testEnv } from '../helper.ts';
 
 const ACME = { customerId: 'acme-corp', billingAccountId: '01A2B3-C4D5E6-F7A8B9', currency: 'EUR' };
@@ -205,6 +207,33 @@ t.test('label cells by month from the monthly rollups equal the daily query, in 
       t.same(await labelExportRowsOf(pool, f, part, label), await labelExportRows(pool, f, daily, label), `label export ${from}…${to} ${provider ?? 'all'}`);
     }
   }
+
+  // A chart's Top N folded by the monthly query (series that cannot be among the N sent summed per month) draws exactly
+  // what the chart draws when every series comes one by one and it folds them all itself: for every chart kind, Top N
+  // and range shape (a range of whole months and an end month read alone; a range with a partial first month, where
+  // the monthly query does not answer alone and folds nothing).
+  let folded = 0;
+  for (const [from, to] of [
+    [FROM, TO],
+    ['2026-02-01', TO],
+    ['2026-01-15', TO],
+  ]) {
+    for (const kind of ['by_service', 'service_details', 'project_labels', 'project_label_details', 'resource_labels', 'resource_label_details'] as const) {
+      for (const top of [1, 2, 5, 10, 15]) {
+        const part = { label: 'part', start_date: from, end_date: to, granularity: 'month' as const };
+        const f = filter(null, 'billed');
+        const body = { label: kind.startsWith('resource') ? 'shard' : 'team' };
+        const settings = (n: number) => ({ range: part, top: n }) as unknown as ChartSettings;
+        const withFold = await seriesCells(pool, f, settings(top), kind, body);
+        const oneByOne = await seriesCells(pool, f, settings(0), kind, body);
+        t.notOk(oneByOne.some((c) => c.folded), 'Top N All: nothing folded by the query');
+        folded += withFold.filter((c) => c.folded).length;
+        const buckets = [...new Set(oneByOne.map((c) => c.bucket))].sort();
+        t.same(buildChart(withFold, buckets, top), buildChart(oneByOne, buckets, top), `${kind} top ${top} ${from}…${to}`);
+      }
+    }
+  }
+  t.ok(folded > 50, `${folded} folded cells drawn`);
 
   // A re-ingest of a window inside a month rebuilds that month's monthly label rows from all of its days.
   await runIngest({ pool, ...ACME, sourceKind: 'gcp-generated', source: gcpGeneratedSource({ ...ACME, from: '2026-03-05', to: '2026-03-09' }) });

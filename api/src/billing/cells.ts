@@ -18,6 +18,7 @@ import {
 } from '@cc/shared/db/billing-query.ts';
 import { labelExportRows, labelExportRowsMonthly, type LabelExportRow } from '@cc/shared/db/billing-label-export.ts';
 import type { SeriesCell } from '@cc/shared/billing/chart.ts';
+import { OTHERS } from '@cc/shared/billing/top-n.ts';
 import { monthEnd, monthStart, splitWholeMonths, type DateRange } from '@cc/shared/billing/periods.ts';
 import { toUnits } from '@cc/shared/billing/money.ts';
 import { errors } from '../errors.ts';
@@ -60,14 +61,15 @@ export function spendFilter(ctx: AccountContext, s: ChartSettings, kind: ChartKi
  * a month is never in both, so rows never overlap. A range's last month, when it runs from its first day to the
  * range's end, goes to the monthly query too (a MonthSpan's `last`): a range ending yesterday then reads the month
  * so far from the monthly rollups, since no later day of it has spend yet, which that query checks in its own
- * snapshot (and reads the days otherwise). Daily bars and viewers (a restriction per day and project) read the daily
+ * snapshot (and reads the days otherwise). A monthly query that answers the whole range `alone` may fold a chart's
+ * small series (ChartFold). Daily bars and viewers (a restriction per day and project) read the daily
  * rollups alone.
  */
 async function splitByMonth<Row extends { bucket: string }>(
   f: SpendFilter,
   range: DateRange,
   daily: (r: { from: string; to: string; granularity: 'day' | 'month' }) => Promise<Row[]>,
-  monthly: (months: MonthSpan) => Promise<Row[]>,
+  monthly: (months: MonthSpan, alone: boolean) => Promise<Row[]>,
 ): Promise<Row[]> {
   if (range.granularity === 'day' || f.viewer !== null) return byBucket(await daily({ from: range.start_date, to: range.end_date, granularity: range.granularity }));
   const split = splitWholeMonths(range.start_date, range.end_date);
@@ -78,7 +80,7 @@ async function splitByMonth<Row extends { bucket: string }>(
     months = { from: months?.from ?? end.from, to: end.from, last: end.to };
     days = days.slice(0, -1);
   }
-  const parts = await Promise.all([months ? monthly(months) : Promise.resolve([]), ...days.map((d) => daily({ ...d, granularity: 'month' }))]);
+  const parts = await Promise.all([months ? monthly(months, days.length === 0) : Promise.resolve([]), ...days.map((d) => daily({ ...d, granularity: 'month' }))]);
   return byBucket(parts.flat());
 }
 
@@ -88,13 +90,33 @@ async function splitByMonth<Row extends { bucket: string }>(
  */
 const byBucket = <Row extends { bucket: string }>(rows: Row[]): Row[] => rows.sort((a, b) => (a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : 0));
 
-/** Service cells of a range (in no particular order within a bucket); `perProject` false: summed per service. */
-export const serviceRows = (pool: Pool, f: SpendFilter, range: DateRange, perProject = true): Promise<ServiceCell[]> =>
-  splitByMonth(f, range, (r) => serviceCells(pool, f, r, perProject), (m) => serviceCellsMonthly(pool, f, m, perProject));
+/**
+ * Service cells of a range (in no particular order within a bucket); `perProject` false: summed per service; `top`:
+ * the chart's Top N (0: every series one by one), which a monthly query answering alone may fold (ChartFold).
+ */
+export const serviceRows = (pool: Pool, f: SpendFilter, range: DateRange, perProject = true, top = 0): Promise<ServiceCell[]> =>
+  splitByMonth(
+    f,
+    range,
+    (r) => serviceCells(pool, f, r, perProject),
+    (m, alone) => serviceCellsMonthly(pool, f, m, perProject, { top: alone ? top : 0, none: NO_SERVICE }),
+  );
 
-/** Label cells of a range (in no particular order within a bucket); `perProject` false: summed per label value. */
-export const labelRows = (pool: Pool, f: SpendFilter, range: DateRange, label: { kind: 'project' | 'resource'; key: string }, perProject = true): Promise<LabelCell[]> =>
-  splitByMonth(f, range, (r) => labelCells(pool, f, r, label, perProject), (m) => labelCellsMonthly(pool, f, m, label, perProject));
+/** Label cells of a range, as serviceRows: `perProject` false: summed per label value; `top` as there. */
+export const labelRows = (
+  pool: Pool,
+  f: SpendFilter,
+  range: DateRange,
+  label: { kind: 'project' | 'resource'; key: string },
+  perProject = true,
+  top = 0,
+): Promise<LabelCell[]> =>
+  splitByMonth(
+    f,
+    range,
+    (r) => labelCells(pool, f, r, label, perProject),
+    (m, alone) => labelCellsMonthly(pool, f, m, label, perProject, { top: alone ? top : 0, none: NO_LABEL }),
+  );
 
 /** The Project-Labels-with-Project export's rows (billing-label-export-rows.sql), split like the chart's cells. */
 export const labelExportRowsOf = (pool: Pool, f: SpendFilter, range: DateRange, label: { kind: 'project' | 'resource'; key: string }): Promise<LabelExportRow[]> =>
@@ -104,10 +126,22 @@ export const labelExportRowsOf = (pool: Pool, f: SpendFilter, range: DateRange, 
 export const serviceExportRows = (pool: Pool, f: SpendFilter, range: DateRange): Promise<ExportRow[]> =>
   splitByMonth(f, range, (r) => exportRows(pool, f, r), (m) => exportRowsMonthly(pool, f, m));
 
+/** A bucket's series that cannot be among the chart's Top N, summed by the query: drawn as Others. */
+const foldedCell = (r: { bucket: string; spend: string }): SeriesCell => ({
+  bucket: r.bucket,
+  key: OTHERS,
+  amount: toUnits(r.spend),
+  group: OTHERS,
+  project_id: null,
+  project_name: null,
+  folded: true,
+});
+
 export async function seriesCells(pool: Pool, f: SpendFilter, s: ChartSettings, kind: ChartKind, body: ChartBody): Promise<SeriesCell[]> {
   if (isServiceKind(kind)) {
-    const rows = await serviceRows(pool, f, s.range, kind !== 'by_service');
+    const rows = await serviceRows(pool, f, s.range, kind !== 'by_service', s.top);
     return rows.map((r) => {
+      if (r.folded) return foldedCell(r);
       const service = r.service || NO_SERVICE;
       return {
         bucket: r.bucket,
@@ -120,8 +154,9 @@ export async function seriesCells(pool: Pool, f: SpendFilter, s: ChartSettings, 
     });
   }
   const detail = kind.endsWith('_details');
-  const rows = await labelRows(pool, f, s.range, { kind: labelKind(kind), key: body.label ?? '' }, detail);
+  const rows = await labelRows(pool, f, s.range, { kind: labelKind(kind), key: body.label ?? '' }, detail, s.top);
   return rows.map((r) => {
+    if (r.folded) return foldedCell(r);
     const value = r.label_value ?? NO_LABEL;
     return {
       bucket: r.bucket,

@@ -68,6 +68,20 @@ t.test('Top N folds the rest into Others and keeps every bar total', async (t) =
   t.equal(formatUnits(f.byBucket.get('b')!.get(OTHERS)!), '4.50');
   t.same(foldTopN(cells, 0).keys, ['B', 'A', 'C', 'D']);
   t.same(Object.keys(colorsFor(f.keys)), ['B', 'A'], 'Others has no colour: grey fallback');
+  // The same cells with the two smallest series folded by the query already: the same answer
+  const prefolded = [cells[0], cells[1], cells[4], { bucket: 'b', key: OTHERS, amount: toUnits('4.5'), folded: true }];
+  const g = foldTopN(prefolded, 2);
+  const sorted = <V>(m: Map<string, V>) => [...m].sort(([a], [b]) => (a < b ? -1 : 1));
+  const shape = (x: typeof f) => [x.keys, sorted(x.totals), sorted(x.byBucket).map(([b, m]) => [b, sorted(m)])];
+  t.same(shape(g), shape(f));
+  // a real series named Others kept among the N still moves to the end when anything was folded, by the query or here
+  const literal = [
+    { bucket: 'a', key: OTHERS, amount: toUnits('20') },
+    { bucket: 'a', key: 'A', amount: toUnits('10') },
+    { bucket: 'b', key: 'C', amount: toUnits('1') },
+  ];
+  t.same(foldTopN(literal, 2).keys, ['A', OTHERS]);
+  t.same(foldTopN([literal[0], literal[1], { ...literal[2], key: OTHERS, folded: true }], 2).keys, ['A', OTHERS]);
   t.equal(parseTopN(undefined), 10);
   t.equal(parseTopN('0'), 0);
   t.equal(parseTopN('7'), null);

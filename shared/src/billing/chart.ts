@@ -13,6 +13,8 @@ export interface SeriesCell {
   group: string;
   project_id: string | null;
   project_name: string | null;
+  /** Already folded into Others by the query (series that cannot be among the Top N): not ranked. */
+  folded?: boolean;
 }
 
 export interface ChartParts {
@@ -27,7 +29,7 @@ export interface ChartParts {
 export function buildChart(cells: SeriesCell[], bucketList: string[], top: number): ChartParts {
   const folded = foldTopN(cells, top);
   const meta = new Map<string, SeriesCell>();
-  for (const c of cells) if (!meta.has(c.key)) meta.set(c.key, c);
+  for (const c of cells) if (!c.folded && !meta.has(c.key)) meta.set(c.key, c);
   let max = 0;
   const data = bucketList.map((date) => {
     const row = folded.byBucket.get(date) ?? new Map<string, Units>();

@@ -18,6 +18,8 @@ export interface Cell {
   bucket: string;
   key: string;
   amount: Units;
+  /** Folded into Others already (by the query: a series that cannot be among the Top N): counted there, never ranked. */
+  folded?: boolean;
 }
 
 export interface Folded {
@@ -40,7 +42,11 @@ export function parseTopN(raw: string | undefined): number | null {
 export function foldTopN(cells: Iterable<Cell>, top: number): Folded {
   const rawTotals = new Map<string, Units>();
   const list = [...cells];
-  for (const c of list) rawTotals.set(c.key, (rawTotals.get(c.key) ?? 0n) + c.amount);
+  let prefolded = false;
+  for (const c of list) {
+    if (c.folded) prefolded = true;
+    else rawTotals.set(c.key, (rawTotals.get(c.key) ?? 0n) + c.amount);
+  }
   const ranked = [...rawTotals.entries()]
     .sort(([ka, a], [kb, b]) => (a === b ? (ka < kb ? -1 : ka > kb ? 1 : 0) : a > b ? -1 : 1))
     .map(([k]) => k);
@@ -49,7 +55,7 @@ export function foldTopN(cells: Iterable<Cell>, top: number): Folded {
   const totals = new Map<string, Units>();
   const byBucket = new Map<string, Map<string, Units>>();
   for (const c of list) {
-    const k = drawnAs(c.key);
+    const k = c.folded ? OTHERS : drawnAs(c.key);
     totals.set(k, (totals.get(k) ?? 0n) + c.amount);
     let row = byBucket.get(c.bucket);
     if (!row) byBucket.set(c.bucket, (row = new Map()));
@@ -58,7 +64,7 @@ export function foldTopN(cells: Iterable<Cell>, top: number): Folded {
   const keys = ranked.filter((k) => kept.has(k));
   // A real series literally named 'Others' and the folded rest share one key.
   if (totals.has(OTHERS) && !keys.includes(OTHERS)) keys.push(OTHERS);
-  else if (keys.includes(OTHERS) && ranked.some((k) => !kept.has(k))) {
+  else if (keys.includes(OTHERS) && (prefolded || ranked.some((k) => !kept.has(k)))) {
     keys.splice(keys.indexOf(OTHERS), 1);
     keys.push(OTHERS);
   }

@@ -94,6 +94,18 @@ export interface ServiceCell {
   project_name: string;
   service: string;
   spend: string;
+  /** Monthly cells of a chart with a Top N: series that cannot be among the N, summed per bucket (ChartFold). */
+  folded?: boolean;
+}
+
+/**
+ * A chart's Top N (`top`, 0: all) and its name for a missing service or label value: a monthly cell query answering a
+ * whole chart alone sends the series that cannot be among the N summed per bucket, as one folded cell, instead of
+ * one by one (the chart then ranks and folds the rest itself, ties included).
+ */
+export interface ChartFold {
+  top: number;
+  none: string;
 }
 
 /**
@@ -110,6 +122,8 @@ export async function serviceCells(
   return rows;
 }
 
+const NO_FOLD: ChartFold = { top: 0, none: '' };
+
 /**
  * Months the monthly queries read: `from` … `to` (month starts), the last one up to its day `last` (its end when whole).
  * A partial last month is read from the monthly rollups too when none of its later days has spend (the query decides,
@@ -122,7 +136,7 @@ export interface MonthSpan {
 }
 
 /** The same cells as `serviceCells` by month, from the monthly rollup (MonthSpan); unrestricted callers only. */
-export async function serviceCellsMonthly(db: Queryable, f: SpendFilter, months: MonthSpan, perProject = true): Promise<ServiceCell[]> {
+export async function serviceCellsMonthly(db: Queryable, f: SpendFilter, months: MonthSpan, perProject = true, fold: ChartFold = NO_FOLD): Promise<ServiceCell[]> {
   if (f.viewer !== null) throw new Error('the monthly rollup cannot apply a viewer restriction');
   const { rows } = await db.query<ServiceCell>(SERVICE_CELLS_MONTHLY_SQL, [
     f.customerId,
@@ -136,6 +150,8 @@ export async function serviceCellsMonthly(db: Queryable, f: SpendFilter, months:
     f.basis,
     months.last,
     perProject,
+    fold.top,
+    fold.none,
   ]);
   return rows;
 }
@@ -153,6 +169,8 @@ export interface LabelCell {
   /** null: the project's spend without this label key. */
   label_value: string | null;
   spend: string;
+  /** See ServiceCell.folded. */
+  folded?: boolean;
 }
 
 /**
@@ -185,6 +203,7 @@ export async function labelCellsMonthly(
   months: MonthSpan,
   label: { kind: 'project' | 'resource'; key: string },
   perProject = true,
+  fold: ChartFold = NO_FOLD,
 ): Promise<LabelCell[]> {
   if (f.viewer !== null) throw new Error('the monthly rollup cannot apply a viewer restriction');
   const { rows } = await db.query<LabelCell>(LABEL_CELLS_MONTHLY_SQL, [
@@ -200,6 +219,8 @@ export async function labelCellsMonthly(
     label.key,
     months.last,
     perProject,
+    fold.top,
+    fold.none,
   ]);
   return rows;
 }

@@ -10,7 +10,7 @@
 -- $1 customer_id, $2 billing_account_id, $3 first month (yyyy-MM-01), $4 last month (yyyy-MM-01),
 -- $5 provider (NULL = all), $6 projects text[] (empty = all), $7 display currency, $8 cost basis,
 -- $9 label_kind, $10 label_key, $11 last day (in $4's month), $12 per project (false: summed per label value, project
--- id and name '')
+-- id and name ''), $13 the chart's Top N (0: all; see cutoff), $14 the chart's name for no label value
 WITH tail AS (
   -- whether the last month's monthly rows are its days up to $11: no later day of it has spend (any provider)
   SELECT NOT EXISTS (
@@ -90,15 +90,34 @@ WITH tail AS (
   FROM cells c
   GROUP BY c.month, c.project_id, c.label_value
   HAVING sum(c.s) <> 0 OR c.label_value IS NOT NULL
+), out AS (
+  -- the chart's cells, per project or summed per label value ($12), each with the key the chart draws it under
+  SELECT a.month, a.project_id, a.label_value, a.spend, coalesce(a.label_value, $14) || ' / ' || a.project_id AS key
+  FROM answer a
+  WHERE $12
+  UNION ALL
+  SELECT a.month, '', a.label_value, sum(a.spend), coalesce(a.label_value, $14)
+  FROM answer a
+  WHERE NOT $12
+  GROUP BY a.month, a.label_value
+), totals AS (
+  SELECT key, sum(spend) AS total FROM out GROUP BY key
+), cutoff AS (
+  -- Top N ($13; 0: all): the N-th largest series total. A series below it cannot be one of the chart's N, so its
+  -- cells are sent summed per month (folded) rather than one by one; the chart ranks the rest (ties included) itself.
+  SELECT CASE WHEN $13 > 0 THEN (SELECT total FROM totals ORDER BY total DESC OFFSET greatest($13 - 1, 0) LIMIT 1) END AS total
+), kept AS (
+  SELECT o.month, o.project_id, o.label_value, o.spend, (SELECT total FROM cutoff) IS NULL OR t.total >= (SELECT total FROM cutoff) AS keep
+  FROM out o
+  JOIN totals t USING (key)
 )
-SELECT to_char(a.month, 'YYYY-MM') AS bucket, a.project_id, coalesce(n.project_name, a.project_id) AS project_name,
-  a.label_value, a.spend::text AS spend
-FROM answer a
-LEFT JOIN names n USING (project_id)
-WHERE $12
+SELECT to_char(k.month, 'YYYY-MM') AS bucket, k.project_id, CASE WHEN $12 THEN coalesce(n.project_name, k.project_id) ELSE '' END AS project_name,
+  k.label_value, k.spend::text AS spend, false AS folded
+FROM kept k
+LEFT JOIN names n ON $12 AND n.project_id = k.project_id
+WHERE k.keep
 UNION ALL
--- a chart by label value alone: the projects' cells summed here (a fifth of the rows to send and read)
-SELECT to_char(a.month, 'YYYY-MM'), '', '', a.label_value, sum(a.spend)::text
-FROM answer a
-WHERE NOT $12
-GROUP BY a.month, a.label_value
+SELECT to_char(k.month, 'YYYY-MM'), '', '', NULL, sum(k.spend)::text, true
+FROM kept k
+WHERE NOT k.keep
+GROUP BY k.month

@@ -77,13 +77,13 @@ WITH r AS (
   HAVING sum(c.s) <> 0 OR c.label_value IS NOT NULL
 )
 SELECT CASE WHEN $8 = 'month' THEN to_char(a.bucket, 'YYYY-MM') ELSE to_char(a.bucket, 'YYYY-MM-DD') END AS bucket,
-  a.project_id, coalesce(n.project_name, a.project_id) AS project_name, a.label_value, a.spend::text AS spend
+  a.project_id, coalesce(n.project_name, a.project_id) AS project_name, a.label_value, a.spend::text AS spend, false AS folded
 FROM answer a
 LEFT JOIN names n USING (project_id)
 WHERE $13
 UNION ALL
 -- a chart by label value alone: the projects' cells summed here (a fifth of the rows to send and read)
-SELECT CASE WHEN $8 = 'month' THEN to_char(a.bucket, 'YYYY-MM') ELSE to_char(a.bucket, 'YYYY-MM-DD') END, '', '', a.label_value, sum(a.spend)::text
+SELECT CASE WHEN $8 = 'month' THEN to_char(a.bucket, 'YYYY-MM') ELSE to_char(a.bucket, 'YYYY-MM-DD') END, '', '', a.label_value, sum(a.spend)::text, false
 FROM answer a
 WHERE NOT $13
 GROUP BY a.bucket, a.label_value

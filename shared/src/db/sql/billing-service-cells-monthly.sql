@@ -7,7 +7,8 @@
 -- $1 customer_id, $2 billing_account_id, $3 first month (yyyy-MM-01), $4 last month (yyyy-MM-01),
 -- $5 provider (NULL = all), $6 projects text[] (empty = all), $7 services text[] (empty = all), $8 display currency
 -- $9 cost basis: 'billed' (cost + credits) or 'amortised' (plus amortisation, migration 075), $10 last day (in $4's month),
--- $11 per project (false: summed per (month, service), project id and name ''); rows in no particular order
+-- $11 per project (false: summed per (month, service), project id and name ''), $12 the chart's Top N (0: all; see
+-- cutoff), $13 the chart's name for no service; rows in no particular order
 WITH tail AS (
   -- whether the last month's monthly rows are its days up to $10: no later day of it has spend (any provider)
   SELECT NOT EXISTS (
@@ -39,15 +40,34 @@ WITH tail AS (
     AND ($5::text IS NULL OR d.provider = $5)
     AND (cardinality($6::text[]) = 0 OR d.project_id = ANY($6))
     AND (cardinality($7::text[]) = 0 OR d.service = ANY($7))
+), out AS (
+  -- the chart's cells, per project or summed per service ($11), each with the key the chart draws it under
+  SELECT c.month, c.project_id, max(c.project_name) AS project_name, c.service, sum(c.spend) AS spend,
+    c.project_id || ' / ' || coalesce(nullif(c.service, ''), $13) AS key
+  FROM cells c
+  WHERE $11
+  GROUP BY c.month, c.project_id, c.service
+  UNION ALL
+  SELECT c.month, '', '', c.service, sum(c.spend), coalesce(nullif(c.service, ''), $13)
+  FROM cells c
+  WHERE NOT $11
+  GROUP BY c.month, c.service
+), totals AS (
+  SELECT key, sum(spend) AS total FROM out GROUP BY key
+), cutoff AS (
+  -- Top N ($12; 0: all): the N-th largest series total. A series below it cannot be one of the chart's N, so its
+  -- cells are sent summed per month (folded) rather than one by one; the chart ranks the rest (ties included) itself.
+  SELECT CASE WHEN $12 > 0 THEN (SELECT total FROM totals ORDER BY total DESC OFFSET greatest($12 - 1, 0) LIMIT 1) END AS total
+), kept AS (
+  SELECT o.month, o.project_id, o.project_name, o.service, o.spend, (SELECT total FROM cutoff) IS NULL OR t.total >= (SELECT total FROM cutoff) AS keep
+  FROM out o
+  JOIN totals t USING (key)
 )
-SELECT to_char(c.month, 'YYYY-MM') AS bucket, c.project_id, max(c.project_name) AS project_name, c.service,
-  sum(c.spend)::text AS spend
-FROM cells c
-WHERE $11
-GROUP BY c.month, c.project_id, c.service
+SELECT to_char(k.month, 'YYYY-MM') AS bucket, k.project_id, k.project_name, k.service, k.spend::text AS spend, false AS folded
+FROM kept k
+WHERE k.keep
 UNION ALL
--- the chart by service alone: the projects summed here (a twentieth of the rows to send and read)
-SELECT to_char(c.month, 'YYYY-MM'), '', '', c.service, sum(c.spend)::text
-FROM cells c
-WHERE NOT $11
-GROUP BY c.month, c.service
+SELECT to_char(k.month, 'YYYY-MM'), '', '', '', sum(k.spend)::text, true
+FROM kept k
+WHERE NOT k.keep
+GROUP BY k.month

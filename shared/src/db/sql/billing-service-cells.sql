@@ -39,12 +39,12 @@ WITH r AS (
   GROUP BY 1, c.project_id, c.service
 )
 SELECT CASE WHEN $8 = 'month' THEN to_char(b.bucket, 'YYYY-MM') ELSE to_char(b.bucket, 'YYYY-MM-DD') END AS bucket,
-  b.project_id, b.project_name, b.service, b.spend::text AS spend
+  b.project_id, b.project_name, b.service, b.spend::text AS spend, false AS folded
 FROM buckets b
 WHERE $12
 UNION ALL
 -- the chart by service alone: the projects summed here (a twentieth of the rows to send and read)
-SELECT CASE WHEN $8 = 'month' THEN to_char(b.bucket, 'YYYY-MM') ELSE to_char(b.bucket, 'YYYY-MM-DD') END, '', '', b.service, sum(b.spend)::text
+SELECT CASE WHEN $8 = 'month' THEN to_char(b.bucket, 'YYYY-MM') ELSE to_char(b.bucket, 'YYYY-MM-DD') END, '', '', b.service, sum(b.spend)::text, false
 FROM buckets b
 WHERE NOT $12
 GROUP BY b.bucket, b.service
