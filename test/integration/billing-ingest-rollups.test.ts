@@ -10,6 +10,7 @@ import type { BillingSource, CostRow } from '@cc/shared/ports/billing-source.ts'
 import { gcpGeneratedSource } from '../../workers/src/billing-ingest/sources/gcp-generator.ts';
 import { runIngest } from '../../workers/src/billing-ingest/ingest.ts';
 import { testEnv } from '../helper.ts';
+import { costRow } from '../fixtures/cost-row.ts';
 
 const ACME = { customerId: 'acme-corp', billingAccountId: '01A2B3-C4D5E6-F7A8B9', currency: 'EUR' };
 
@@ -97,36 +98,19 @@ function handMade(rows: CostRow[], window: { from: string; to: string }, provide
   };
 }
 
-const row = (over: Partial<CostRow>): CostRow => ({
-  provider: 'gcp',
-  provider_name: 'Google Cloud',
-  usage_date: '2026-04-02',
-  project_id: 'p1',
-  project_name: 'Project One',
-  service: 'Compute Engine',
-  sku: 'vCPU',
-  cost: '1.000000000001',
-  credits: '-0.25',
-  currency: 'EUR',
-  invoice_month: '202604',
-  cost_type: 'regular',
-  project_labels: { team: 'web', env: 'prod' },
-  resource_labels: {},
-  ...over,
-});
 
 t.test('sums made in the worker equal SQL sums: renames within a day, amortisation, undeclared providers', async (t) => {
   const { pool } = await testEnv(t);
   const window = { from: '2026-04-01', to: '2026-04-03' };
   const rows = [
-    row({}),
-    row({ project_name: 'Project One (renamed)', cost: '999999.999999999999', credits: '0' }),
-    row({ project_name: 'Aardvark', sku: 'RAM', effective_cost: '0.5', resource_labels: { shard: 's1', app: 'x' } }),
-    row({ usage_date: '2026-04-03', invoice_month: '202605', service: 'BigQuery', cost: '-3', credits: '-0.000000000001', effective_cost: '12.123456789012', resource_labels: { shard: 's1' } }),
-    row({ project_id: 'p2', project_name: 'Two', project_labels: {}, resource_labels: { shard: 's2' } }),
-    row({ provider: 'aws', provider_name: 'AWS', project_id: 'a1', currency: 'USD', invoice_month: null, project_labels: { team: 'web' } }),
+    costRow({}),
+    costRow({ project_name: 'Project One (renamed)', cost: '999999.999999999999', credits: '0' }),
+    costRow({ project_name: 'Aardvark', sku: 'RAM', effective_cost: '0.5', resource_labels: { shard: 's1', app: 'x' } }),
+    costRow({ usage_date: '2026-04-03', invoice_month: '202605', service: 'BigQuery', cost: '-3', credits: '-0.000000000001', effective_cost: '12.123456789012', resource_labels: { shard: 's1' } }),
+    costRow({ project_id: 'p2', project_name: 'Two', project_labels: {}, resource_labels: { shard: 's2' } }),
+    costRow({ provider: 'aws', provider_name: 'AWS', project_id: 'a1', currency: 'USD', invoice_month: null, project_labels: { team: 'web' } }),
     // another resource label set sharing shard=s1 with the third row: their pairs merge after the expansion
-    row({ sku: 'Disk', effective_cost: '2', resource_labels: { shard: 's1' } }),
+    costRow({ sku: 'Disk', effective_cost: '2', resource_labels: { shard: 's1' } }),
   ];
   const first = await runIngest({ pool, ...ACME, sourceKind: 'gcp-generated', source: handMade(rows, window) });
   t.same(await rollupMismatches(pool), { daily: 0, label: 0 });

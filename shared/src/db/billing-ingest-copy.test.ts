@@ -5,31 +5,14 @@
 import t from 'tap';
 import type { CostRow } from '../ports/billing-source.ts';
 import { COPY_COLUMNS, COST_LINE_COPY_COLUMNS, costLineCopy, toCopyLine } from './billing-ingest.ts';
+import { costRow } from '../../../test/fixtures/cost-row.ts';
 
-const row = (over: Partial<CostRow>): CostRow => ({
-  provider: 'gcp',
-  provider_name: 'Google Cloud',
-  usage_date: '2026-04-02',
-  project_id: 'p1',
-  project_name: 'Project One',
-  service: 'Compute Engine',
-  sku: 'vCPU',
-  cost: '1.000000000001',
-  credits: '-0.25',
-  currency: 'EUR',
-  invoice_month: '202604',
-  cost_type: 'regular',
-  project_labels: { team: 'web' },
-  resource_labels: {},
-  resource_id: 'vm-1',
-  ...over,
-});
 
 const rows: CostRow[] = [
-  row({}),
-  row({ invoice_month: null, cost_type: null, resource_id: undefined, project_labels: {}, effective_cost: '3', correction: true }),
-  row({ provider_name: 'Tab\there', project_name: 'line\nbreak', service: 'back\\slash', sku: 'cr\rlf', resource_id: 'a\tb' }),
-  row({ project_labels: { 'quote"d': 'back\\slash', nl: 'a\nb' }, resource_labels: { tab: 'x\ty' } }),
+  costRow({}),
+  costRow({ invoice_month: null, cost_type: null, resource_id: undefined, project_labels: {}, effective_cost: '3', correction: true }),
+  costRow({ provider_name: 'Tab\there', project_name: 'line\nbreak', service: 'back\\slash', sku: 'cr\rlf', resource_id: 'a\tb' }),
+  costRow({ project_labels: { 'quote"d': 'back\\slash', nl: 'a\nb' }, resource_labels: { tab: 'x\ty' } }),
 ];
 
 t.test('each line equals the column list values, in the statement order', async (t) => {
