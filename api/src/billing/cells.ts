@@ -61,17 +61,17 @@ export function spendFilter(ctx: AccountContext, s: ChartSettings, kind: ChartKi
  * a month is never in both, so rows never overlap. A range's last month, when it runs from its first day to the
  * range's end, goes to the monthly query too (a MonthSpan's `last`): a range ending yesterday then reads the month
  * so far from the monthly rollups, since no later day of it has spend yet, which that query checks in its own
- * snapshot (and reads the days otherwise). A monthly query that answers the whole range `alone` may fold a chart's
- * small series (ChartFold). Daily bars and viewers (a restriction per day and project) read the daily
+ * snapshot (and reads the days otherwise). A query that answers the whole range `alone` may fold a chart's small
+ * series (ChartFold). Daily bars and viewers (a restriction per day and project) read the daily
  * rollups alone.
  */
 async function splitByMonth<Row extends { bucket: string }>(
   f: SpendFilter,
   range: DateRange,
-  daily: (r: { from: string; to: string; granularity: 'day' | 'month' }) => Promise<Row[]>,
+  daily: (r: { from: string; to: string; granularity: 'day' | 'month' }, alone: boolean) => Promise<Row[]>,
   monthly: (months: MonthSpan, alone: boolean) => Promise<Row[]>,
 ): Promise<Row[]> {
-  if (range.granularity === 'day' || f.viewer !== null) return byBucket(await daily({ from: range.start_date, to: range.end_date, granularity: range.granularity }));
+  if (range.granularity === 'day' || f.viewer !== null) return byBucket(await daily({ from: range.start_date, to: range.end_date, granularity: range.granularity }, true));
   const split = splitWholeMonths(range.start_date, range.end_date);
   let months: MonthSpan | null = split.months ? { ...split.months, last: monthEnd(split.months.to) } : null;
   let days = split.days;
@@ -80,7 +80,8 @@ async function splitByMonth<Row extends { bucket: string }>(
     months = { from: months?.from ?? end.from, to: end.from, last: end.to };
     days = days.slice(0, -1);
   }
-  const parts = await Promise.all([months ? monthly(months, days.length === 0) : Promise.resolve([]), ...days.map((d) => daily({ ...d, granularity: 'month' }))]);
+  const alone = (months ? 1 : 0) + days.length === 1;
+  const parts = await Promise.all([months ? monthly(months, alone) : Promise.resolve([]), ...days.map((d) => daily({ ...d, granularity: 'month' }, alone))]);
   return byBucket(parts.flat());
 }
 
@@ -92,13 +93,13 @@ const byBucket = <Row extends { bucket: string }>(rows: Row[]): Row[] => rows.so
 
 /**
  * Service cells of a range (in no particular order within a bucket); `perProject` false: summed per service; `top`:
- * the chart's Top N (0: every series one by one), which a monthly query answering alone may fold (ChartFold).
+ * the chart's Top N (0: every series one by one), which a query answering alone may fold (ChartFold).
  */
 export const serviceRows = (pool: Pool, f: SpendFilter, range: DateRange, perProject = true, top = 0): Promise<ServiceCell[]> =>
   splitByMonth(
     f,
     range,
-    (r) => serviceCells(pool, f, r, perProject),
+    (r, alone) => serviceCells(pool, f, r, perProject, { top: alone ? top : 0, none: NO_SERVICE }),
     (m, alone) => serviceCellsMonthly(pool, f, m, perProject, { top: alone ? top : 0, none: NO_SERVICE }),
   );
 
@@ -114,7 +115,7 @@ export const labelRows = (
   splitByMonth(
     f,
     range,
-    (r) => labelCells(pool, f, r, label, perProject),
+    (r, alone) => labelCells(pool, f, r, label, perProject, { top: alone ? top : 0, none: NO_LABEL }),
     (m, alone) => labelCellsMonthly(pool, f, m, label, perProject, { top: alone ? top : 0, none: NO_LABEL }),
   );
 

@@ -99,9 +99,10 @@ export interface ServiceCell {
 }
 
 /**
- * A chart's Top N (`top`, 0: all) and its name for a missing service or label value: a monthly cell query answering a
- * whole chart alone sends the series that cannot be among the N summed per bucket, as one folded cell, instead of
- * one by one (the chart then ranks and folds the rest itself, ties included).
+ * A chart's Top N (`top`, 0: all) and its name for a missing service or label value: a cell query answering a whole
+ * chart alone sends the series that cannot be among the N summed per bucket, as one folded cell, instead of
+ * one by one (the chart then ranks and folds the rest itself, ties included). The daily queries fold the same way when
+ * they answer a chart alone.
  */
 export interface ChartFold {
   top: number;
@@ -117,8 +118,18 @@ export async function serviceCells(
   f: SpendFilter,
   range: { from: string; to: string; granularity: 'day' | 'month' },
   perProject = true,
+  fold: ChartFold = NO_FOLD,
 ): Promise<ServiceCell[]> {
-  const { rows } = await db.query<ServiceCell>(SERVICE_CELLS_SQL, [...common(f, range.from, range.to), range.granularity, f.services, f.currency, f.basis, perProject]);
+  const { rows } = await db.query<ServiceCell>(SERVICE_CELLS_SQL, [
+    ...common(f, range.from, range.to),
+    range.granularity,
+    f.services,
+    f.currency,
+    f.basis,
+    perProject,
+    fold.top,
+    fold.none,
+  ]);
   return rows;
 }
 
@@ -183,6 +194,7 @@ export async function labelCells(
   range: { from: string; to: string; granularity: 'day' | 'month' },
   label: { kind: 'project' | 'resource'; key: string },
   perProject = true,
+  fold: ChartFold = NO_FOLD,
 ): Promise<LabelCell[]> {
   const { rows } = await db.query<LabelCell>(LABEL_CELLS_SQL, [
     ...common(f, range.from, range.to),
@@ -192,6 +204,8 @@ export async function labelCells(
     f.currency,
     f.basis,
     perProject,
+    fold.top,
+    fold.none,
   ]);
   return rows;
 }

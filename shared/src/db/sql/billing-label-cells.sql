@@ -5,7 +5,8 @@
 -- $7 viewer filters jsonb [{label_key,label_value}] (NULL = unrestricted), $8 'day' | 'month',
 -- $9 label_kind, $10 label_key, $11 display currency
 -- $12 cost basis: 'billed' (cost + credits) or 'amortised' (plus amortisation, migration 075)
--- $13 per project (false: the cells summed per (bucket, label value), project id and name '')
+-- $13 per project (false: the cells summed per (bucket, label value), project id and name ''), $14 the chart's Top N
+-- (0: all; see cutoff), $15 the chart's name for no label value
 -- Amounts are in the display currency, each rollup row converted at its usage day's rate (as the service cells);
 -- rows of a currency without a rate within 7 days are left out of both the totals and the labelled spend.
 WITH r AS (
@@ -75,15 +76,35 @@ WITH r AS (
   FROM cells c
   GROUP BY c.bucket, c.project_id, c.label_value
   HAVING sum(c.s) <> 0 OR c.label_value IS NOT NULL
+), out AS (
+  -- the chart's cells, per project or summed per label value ($13), each with the key the chart draws it under
+  SELECT a.bucket, a.project_id, a.label_value, a.spend, coalesce(a.label_value, $15) || ' / ' || a.project_id AS key
+  FROM answer a
+  WHERE $13
+  UNION ALL
+  SELECT a.bucket, '', a.label_value, sum(a.spend), coalesce(a.label_value, $15)
+  FROM answer a
+  WHERE NOT $13
+  GROUP BY a.bucket, a.label_value
+), totals AS (
+  SELECT key, sum(spend) AS total FROM out GROUP BY key
+), cutoff AS (
+  -- Top N ($14; 0: all), as billing-label-cells-monthly.sql folds it: series below the N-th largest total are sent
+  -- summed per bucket (folded)
+  SELECT CASE WHEN $14 > 0 THEN (SELECT total FROM totals ORDER BY total DESC OFFSET greatest($14 - 1, 0) LIMIT 1) END AS total
+), kept AS (
+  SELECT o.bucket, o.project_id, o.label_value, o.spend, (SELECT total FROM cutoff) IS NULL OR t.total >= (SELECT total FROM cutoff) AS keep
+  FROM out o
+  JOIN totals t USING (key)
 )
-SELECT CASE WHEN $8 = 'month' THEN to_char(a.bucket, 'YYYY-MM') ELSE to_char(a.bucket, 'YYYY-MM-DD') END AS bucket,
-  a.project_id, coalesce(n.project_name, a.project_id) AS project_name, a.label_value, a.spend::text AS spend, false AS folded
-FROM answer a
-LEFT JOIN names n USING (project_id)
-WHERE $13
+SELECT CASE WHEN $8 = 'month' THEN to_char(k.bucket, 'YYYY-MM') ELSE to_char(k.bucket, 'YYYY-MM-DD') END AS bucket,
+  k.project_id, CASE WHEN $13 THEN coalesce(n.project_name, k.project_id) ELSE '' END AS project_name, k.label_value,
+  k.spend::text AS spend, false AS folded
+FROM kept k
+LEFT JOIN names n ON $13 AND n.project_id = k.project_id
+WHERE k.keep
 UNION ALL
--- a chart by label value alone: the projects' cells summed here (a fifth of the rows to send and read)
-SELECT CASE WHEN $8 = 'month' THEN to_char(a.bucket, 'YYYY-MM') ELSE to_char(a.bucket, 'YYYY-MM-DD') END, '', '', a.label_value, sum(a.spend)::text, false
-FROM answer a
-WHERE NOT $13
-GROUP BY a.bucket, a.label_value
+SELECT CASE WHEN $8 = 'month' THEN to_char(k.bucket, 'YYYY-MM') ELSE to_char(k.bucket, 'YYYY-MM-DD') END, '', '', NULL, sum(k.spend)::text, true
+FROM kept k
+WHERE NOT k.keep
+GROUP BY k.bucket

@@ -6,7 +6,8 @@
 -- $7 viewer filters jsonb (NULL = unrestricted), $8 'day' | 'month', $9 services text[] (empty = all),
 -- $10 display currency
 -- $11 cost basis: 'billed' (cost + credits) or 'amortised' (plus amortisation, migration 075)
--- $12 per project (false: summed per (bucket, service), project id and name ''); rows in no particular order
+-- $12 per project (false: summed per (bucket, service), project id and name ''), $13 the chart's Top N (0: all; see
+-- cutoff), $14 the chart's name for no service; rows in no particular order
 WITH r AS (
   SELECT * FROM fx_day_rates($10, $2, $3, $4)
 ), cells AS (
@@ -37,14 +38,33 @@ WITH r AS (
     c.project_id, max(c.project_name) AS project_name, c.service, sum(c.spend) AS spend
   FROM cells c
   GROUP BY 1, c.project_id, c.service
+), out AS (
+  -- the chart's cells, per project or summed per service ($12), each with the key the chart draws it under
+  SELECT b.bucket, b.project_id, b.project_name, b.service, b.spend, b.project_id || ' / ' || coalesce(nullif(b.service, ''), $14) AS key
+  FROM buckets b
+  WHERE $12
+  UNION ALL
+  SELECT b.bucket, '', '', b.service, sum(b.spend), coalesce(nullif(b.service, ''), $14)
+  FROM buckets b
+  WHERE NOT $12
+  GROUP BY b.bucket, b.service
+), totals AS (
+  SELECT key, sum(spend) AS total FROM out GROUP BY key
+), cutoff AS (
+  -- Top N ($13; 0: all), as billing-service-cells-monthly.sql folds it: series below the N-th largest total are sent
+  -- summed per bucket (folded)
+  SELECT CASE WHEN $13 > 0 THEN (SELECT total FROM totals ORDER BY total DESC OFFSET greatest($13 - 1, 0) LIMIT 1) END AS total
+), kept AS (
+  SELECT o.bucket, o.project_id, o.project_name, o.service, o.spend, (SELECT total FROM cutoff) IS NULL OR t.total >= (SELECT total FROM cutoff) AS keep
+  FROM out o
+  JOIN totals t USING (key)
 )
-SELECT CASE WHEN $8 = 'month' THEN to_char(b.bucket, 'YYYY-MM') ELSE to_char(b.bucket, 'YYYY-MM-DD') END AS bucket,
-  b.project_id, b.project_name, b.service, b.spend::text AS spend, false AS folded
-FROM buckets b
-WHERE $12
+SELECT CASE WHEN $8 = 'month' THEN to_char(k.bucket, 'YYYY-MM') ELSE to_char(k.bucket, 'YYYY-MM-DD') END AS bucket,
+  k.project_id, k.project_name, k.service, k.spend::text AS spend, false AS folded
+FROM kept k
+WHERE k.keep
 UNION ALL
--- the chart by service alone: the projects summed here (a twentieth of the rows to send and read)
-SELECT CASE WHEN $8 = 'month' THEN to_char(b.bucket, 'YYYY-MM') ELSE to_char(b.bucket, 'YYYY-MM-DD') END, '', '', b.service, sum(b.spend)::text, false
-FROM buckets b
-WHERE NOT $12
-GROUP BY b.bucket, b.service
+SELECT CASE WHEN $8 = 'month' THEN to_char(k.bucket, 'YYYY-MM') ELSE to_char(k.bucket, 'YYYY-MM-DD') END, '', '', '', sum(k.spend)::text, true
+FROM kept k
+WHERE NOT k.keep
+GROUP BY k.bucket
