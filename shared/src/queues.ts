@@ -1,8 +1,9 @@
 /**
  * The queue registry: the contract between api (producers) and workers (consumers).
  * Names, typed payloads (TypeBox, checked by the worker before acting), default job options and
- * job-id rules live here once. Later issues add a queue by adding an entry (then workers/README.md: handler,
- * deps, producer call); producers enqueue through producer.ts, workers receive `JobFor<Q>` in their `Handler<Q>`.
+ * job-id rules live here once. A new queue is a new entry with a doc comment saying what it does (the queue
+ * table of docs/ARCHITECTURE.md is generated from it by `make docs-config`; workers/README.md: handler, deps,
+ * producer call); producers enqueue through producer.ts, workers receive `JobFor<Q>` in their `Handler<Q>`.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { EMAIL_PATTERN } from './constants.ts';
@@ -86,39 +87,78 @@ const billingIngestJobId = (d: BillingIngestCommand) =>
     : `ingest-${idPart(d.billing_account_id)}-${d.source}-${d.from ?? 'default'}-${d.to ?? 'default'}`;
 
 export const QUEUES = {
-  /** Sends one e-mail; the only place that sends mail. */
+  /**
+   * Sends one e-mail through the Mailer port; the only place that sends mail. A key is sent once ever (`mail_sent`).
+   */
   notify: define({ job: 'notify.send', payload: NotifyCommand, jobId: (d) => `notify-${d.key}` }),
-  /** Nightly housekeeping: drops expired token revocations. */
+  /**
+   * Housekeeping: drops expired token revocations and sessions past their end; re-queues project requests whose
+   * provisioning job was lost.
+   */
   maintenance: define({ job: 'maintenance.purge', payload: MaintenanceCommand, jobId: (d) => `maintenance-${d.day ?? 'now'}` }),
-  /** Streams a billing source into cost_line and refreshes the rollups of the days it covers. */
+  /**
+   * Streams a billing source into `cost_line` in one transaction (a windowed source replaces by account, day and
+   * provider; a FOCUS export replaces its billing periods, a correction file appends), refreshes the rollups, clears
+   * the account's cached charts and queues `anomaly-detect` and `alert-evaluate`.
+   */
   'billing-ingest': define({ job: 'billing.ingest', payload: BillingIngestCommand, jobId: billingIngestJobId }),
-  /** Nightly: queues one billing-ingest per account with a configured source for the recent days (see jobs/billing-nightly.ts). */
+  /**
+   * Queues one `billing-ingest` per account with a configured source: recent days, and last month up to the close
+   * day (see workers/src/jobs/billing-nightly.ts).
+   */
   'billing-nightly': define({ job: 'billing.nightly', payload: BillingNightlyCommand, jobId: (d) => `billing-nightly-${d.day ?? 'today'}-${Date.now()}` }),
-  /** Finds spend anomalies over the rollups and stores them; new ones are e-mailed through notify. */
+  /**
+   * Finds the day's spend anomalies over the rollups and stores them (`anomaly`); new ones are e-mailed through
+   * `notify`.
+   */
   'anomaly-detect': define({
     job: 'anomaly.detect',
     payload: AnomalyDetectCommand,
     jobId: (d) => `anomaly-${idPart(d.customer_id ?? 'all')}-${d.date ?? 'default'}-${Date.now()}`,
   }),
-  /** Month-to-date spend against alert quotas; first crossing per alert and month is e-mailed through notify. */
+  /**
+   * Month-to-date spend against alert quotas; the first crossing per alert and month is e-mailed through `notify`.
+   * Also queued after every ingest.
+   */
   'alert-evaluate': define({
     job: 'alert.evaluate',
     payload: AlertEvaluateCommand,
     jobId: (d) => `alert-${idPart(d.customer_id ?? 'all')}-${idPart(d.billing_account_id ?? 'all')}-${d.day ?? 'today'}-${Date.now()}`,
   }),
-  /** Exchange rates (ECB reference rates or a rates CSV) into fx_rate; then every cached chart is stale. */
+  /**
+   * Exchange rates of FX_RATES (ECB reference-rate files or a rates CSV) into `fx_rate` with their source; then
+   * drops every cached chart.
+   */
   'fx-rates': define({ job: 'fx.rates', payload: FxRatesCommand, jobId: (d) => `fx-rates-${d.since ?? 'latest'}-${Date.now()}` }),
-  /** Writes to the ticket system of record (Jira or local) and pulls what changed there. */
+  /**
+   * Writes to the ticket system of record (Jira or the local one): create, comment, push, attachment; `pull` reads
+   * what changed there.
+   */
   'ticket-sync': define({ job: 'ticket.sync', payload: TicketSyncCommand, jobId: ticketSyncJobId }),
-  /** Initialises or rebuilds one customer's System Health dashboard (Grafana or the built-in one). */
+  /**
+   * Initialises or rebuilds one customer's System Health dashboard (Grafana organisation, user, folder, data source
+   * and dashboards, or the built-in page's password); the api route waits for it.
+   */
   monitoring: define({ job: 'monitoring.provision', payload: MonitoringCommand, jobId: monitoringJobId }),
-  /** Creates an approved project request's GCP project step by step, resuming where it stopped. */
+  /**
+   * Walks an approved project request through the provisioning chain (Google or the local cloud), resuming at its
+   * recorded step; e-mails Active / Failed through `notify`.
+   */
   provisioning: define({ job: 'provisioning.create', payload: ProvisioningCreateCommand, jobId: provisioningJobId }),
-  /** Reads a customer's cloud inventory (assets, recommendations) and replaces its snapshot; without a customer, fans out. */
+  /**
+   * Reads a customer's cloud inventory (assets, recommendations) and replaces its snapshot atomically; without a
+   * customer, fans out.
+   */
   'inventory-sync': define({ job: 'inventory.sync', payload: InventorySyncCommand, jobId: inventorySyncJobId, options: INVENTORY_SYNC_OPTIONS }),
-  /** Sends markClaimed / markSucceeded for recommendations that support tickets took on. */
+  /**
+   * Sends markClaimed / markSucceeded to Recommender for recommendations that support tickets took on; also queued
+   * after ticket changes.
+   */
   'inventory-claims': define({ job: 'inventory.claims', payload: InventoryClaimsCommand, jobId: inventoryClaimsJobId }),
-  /** Workspace seats into the licenses, then one automatic order per threshold crossing (e-mailed through notify). */
+  /**
+   * Workspace seats into `license`, then one automatic order per threshold crossing (e-mailed through `notify`);
+   * also queued after a license change or approval.
+   */
   license: define({ job: 'license.sync', payload: LicenseSyncCommand, jobId: (d) => `license-${idPart(d.customer_id ?? 'all')}-${Date.now()}` }),
 } as const;
 
