@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyError } from 'fastify';
 import { redactParams, redactUrl } from '../../log-redaction.ts';
-import { isUnavailableError } from '@cc/shared/unavailable.ts';
+import { isUnavailableError, unavailableDetail } from '@cc/shared/unavailable.ts';
 
 /**
  * One error handler: every error body is exactly `{ detail }`. 4xx sends the message (validation
@@ -12,10 +12,11 @@ import { isUnavailableError } from '@cc/shared/unavailable.ts';
 export default fp(
   async (app) => {
     app.setErrorHandler((err: FastifyError, req, reply) => {
-      // Redis restarting or a database connection cut: the client may retry (issue 18), it is not a bug here.
+      // Redis restarting, a database connection cut, a database refusing connections or writes for now: the client
+      // may retry, it is not a bug here.
       if (!(err.statusCode && err.statusCode < 500) && isUnavailableError(err)) {
-        req.log.warn({ err: err.message, method: req.method, url: req.url }, 'dependency unavailable');
-        return reply.code(503).header('retry-after', '5').send({ detail: err instanceof Error && err.name === 'ServiceUnavailable' ? err.message : 'The service is temporarily unavailable; try again shortly' });
+        req.log.warn({ err: err.message, code: (err as { code?: unknown }).code, method: req.method, url: redactUrl(req.url) }, 'dependency unavailable');
+        return reply.code(503).header('retry-after', '5').send({ detail: unavailableDetail(err) });
       }
       const status = err.statusCode && err.statusCode >= 400 ? err.statusCode : 500;
       if (status >= 500) {
