@@ -81,7 +81,7 @@ export async function buildApp(given: Config, opts: { logger?: boolean; logStrea
     requestIdHeader: 'x-request-id',
     ajv: { customOptions: { removeAdditional: 'all', coerceTypes: 'array', useDefaults: true } },
     // Only the configured proxies' X-Forwarded-For is believed: anyone else could pick their own address and dodge
-    // the sign-in lockout (issue 12).
+    // the sign-in lockout.
     trustProxy: config.TRUST_PROXY.length ? config.TRUST_PROXY : false,
     frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();

@@ -1,5 +1,5 @@
 /**
- * Secrets that travel in URLs are kept out of log lines (issue 12): the invitation token is the path's last
+ * Secrets that travel in URLs are kept out of log lines, which many can read: the invitation token is the path's last
  * segment (`/v1/invitations/{token}`, the web's `/invitation/{token}`), and the social sign-in callback carries the
  * provider's one-time `code` and the flow's `state` in its query.
  */

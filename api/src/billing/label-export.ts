@@ -1,5 +1,5 @@
 /**
- * Export of the Project Labels with Project detail (spec 000 §7), with the conversion of each row (issue 17): one
+ * Export of the Project Labels with Project detail (spec 000 §7), each row converted to the billing currency: one
  * row per bucket × project × label value (blank: unlabelled) × original currency × rate, with the original spend and
  * currency, the rate with its fixing date and source, and the spend in the display currency (blank, and in no total,
  * when no rate lies within 7 days of the usage day), on the chosen cost basis. Columns as the Project-with-Service export.

@@ -1,5 +1,5 @@
 /**
- * A support ticket raised from a selection of recommendations takes them on (issue 13): the claims are recorded
+ * A support ticket raised from a selection of recommendations takes them on in Recommender: the claims are recorded
  * with the ticket, and the inventory-claims job sends markClaimed once the ticket has its key, markSucceeded once
  * it is Resolved or Closed. The job also sweeps every 10 minutes, so a lost enqueue only delays the change.
  */

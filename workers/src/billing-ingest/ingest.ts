@@ -227,7 +227,7 @@ interface LoadContext {
 /**
  * A windowed source (GCP export, generator) in one transaction: its rows are COPYed straight into `cost_line` and
  * summed on the way (RollupSums), the slices it speaks for lose their older lines, and the daily rollups of those
- * slices are written from the sums (issue 19: no staging table, no second write of the lines, nothing read back).
+ * slices are written from the sums (for speed: no staging table, no second write of the lines, nothing read back).
  * A bad row rolls the whole transaction back: nothing of the source stays.
  */
 async function loadWindowed({ req, client, batchId, progress }: LoadContext): Promise<Loaded | ReadResult> {
@@ -347,7 +347,7 @@ export async function runIngest(req: IngestRequest): Promise<IngestSummary> {
       throw new IngestRejected(loaded.errors, loaded.errorCount, batchId);
     }
     // A big load changes the rollups' statistics more than autovacuum notices at once: without fresh ones the
-    // charts read right after it were planned with sorts on disk (issue 19: 12-month chart p50 30 → 20 ms on 5M
+    // charts read right after it were planned with sorts on disk (12-month chart p50 30 → 20 ms on 5M
     // lines). Best effort, after COMMIT: a failure here loses nothing, autovacuum analyses later anyway.
     if (loaded.rows >= ANALYZE_AFTER_ROWS) await analyzeRollups(client).catch(() => undefined);
     await progress({ phase: 'done', rows: loaded.rows, errors: 0, fraction: 1 });

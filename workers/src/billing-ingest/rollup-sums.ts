@@ -1,5 +1,5 @@
 /**
- * The daily rollups of a windowed source, summed while its rows stream into `cost_line` (issue 19): the rows are the
+ * The daily rollups of a windowed source, summed while its rows stream into `cost_line`: the rows are the
  * whole of the (day, provider) slices they replace, so their sums are those slices' `cost_daily` and
  * `cost_daily_label` rows, and nothing needs to read the lines back. The same grouping as billing-rebuild-rollups.sql
  * (which files still use), in exact arithmetic (MoneySum): a sum here equals PostgreSQL's `numeric` sum of the same

@@ -37,7 +37,7 @@ const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
 const hasNul = (s: string) => s.includes('\u0000');
 
 // A UTF-16 code unit is at most 3 bytes of UTF-8: text this short is within its limit without counting (the count,
-// a native call per value, was most of the row check; issue 19).
+// a native call per value, was most of the row check).
 const NUL = -1;
 
 /** NUL when the text holds U+0000, its UTF-8 length when over `limit`, else 0 (fine). No message is built for fine text. */

@@ -1,5 +1,5 @@
 /**
- * Sends the recommendation state changes support tickets ask for (issue 13): markClaimed with the ticket key in
+ * Sends the recommendation state changes support tickets ask for: markClaimed with the ticket key in
  * `stateMetadata` once the ticket has one, markSucceeded once the ticket is Resolved or Closed. One sender per
  * customer at a time (an advisory lock), and each change is marked sent by a compare-and-set, so a change goes out
  * once; a failure is recorded on the claim and retried by the next run.

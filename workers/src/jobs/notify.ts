@@ -6,7 +6,7 @@ import type { DepsOf } from '../deps.ts';
 export const intentMessageId = (intentId: string, domain: string) => `<cc-mail-${intentId}@${domain}>`;
 
 /**
- * notify.send: one e-mail per key, effectively once (issue 18). Completed jobs are removed from Redis, so the job id
+ * notify.send: one e-mail per key, effectively once. Completed jobs are removed from Redis, so the job id
  * alone cannot stop a later duplicate; the database does:
  *  1. the intent is recorded (mail_intent, one per key) before anything is sent; its id makes the Message-ID;
  *  2. the attempt is recorded, then the SMTP transaction starts;

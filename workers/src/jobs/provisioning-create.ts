@@ -11,7 +11,7 @@ import { runProvisioning } from '../provisioning/run-chain.ts';
  * provisioning.create: runs the request's remaining steps (provisioning/run-chain.ts). A transient failure is
  * thrown for the queue's backoff, except on the last attempt, where the request is marked Failed instead. The
  * e-mail of the end (Active or Failed) to the requester and the alert list is an outbox row written in the
- * transaction that records that end (issue 18): a crash right after it cannot lose the e-mail, and a re-run that
+ * transaction that records that end: a crash right after it cannot lose the e-mail, and a re-run that
  * finds the request already there owes nothing. The rows are queued right after the COMMIT (or by the reconciler).
  */
 export function provisioningCreateHandler(deps: DepsOf<'provisioning'>) {

@@ -1,5 +1,5 @@
 /**
- * The reconciler (issue 18): PostgreSQL is the record of queued work, Redis only carries it. Every worker process
+ * The reconciler: PostgreSQL is the record of queued work, Redis only carries it. Every worker process
  * runs this loop; each pass
  *  - publishes pending outbox rows (the api recorded them while Redis was away, or a trigger wrote them in an
  *    ingest's transaction), rows locked with SKIP LOCKED so two workers never publish the same row at once;

@@ -82,7 +82,7 @@ export default fp(
     app.decorate('sessions', sessionStore(app));
     const secure = app.config.PUBLIC_URL.startsWith('https:');
 
-    // Tokens already verified, by their text (issue 19): a hit skips @fastify/jwt's per-request decode and option
+    // Tokens already verified, by their text (hot path): a hit skips @fastify/jwt's per-request decode and option
     // merging, which cost more than the cached HMAC it guards. Kept only until the token's `exp`; revocation does not
     // depend on it (the session marker is read on every request, below).
     const verified = new Map<string, TokenPayload>();

@@ -63,7 +63,7 @@ export default fp(
       latency.observe({ method: req.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
     });
 
-    // Who may scrape (issue 12, docs/operations.md): whoever sends METRICS_TOKEN as a Bearer token, or a signed-in
+    // Who may scrape (docs/operations.md): whoever sends METRICS_TOKEN as a Bearer token, or a signed-in
     // admin; without a METRICS_TOKEN, anyone outside production (a developer's Prometheus) and admins only in it.
     // The figures hold route names and queue depths, never a secret, but they map the estate and its load.
     const token = app.config.METRICS_TOKEN;

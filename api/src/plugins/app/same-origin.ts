@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * Cross-site request forgery guard for cookie-authenticated writes (issue 12). The browser attaches the session
+ * Cross-site request forgery guard for cookie-authenticated writes. The browser attaches the session
  * cookie by itself, so a write must prove it comes from our own pages: `Sec-Fetch-Site` (every current browser sends
  * it) must say same-origin, or, from an older browser, `Origin` must be ours. A request carrying neither is refused:
  * API clients send the token as a Bearer header instead, which no other site can make a browser add.

@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import helmet from '@fastify/helmet';
 
 /**
- * Headers every answer carries (issue 12), set by @fastify/helmet so a deployment is safe without a proxy adding
+ * Headers every answer carries, set by @fastify/helmet so a deployment is safe without a proxy adding
  * them: a content security policy allowing exactly what the product loads, no framing by other sites
  * (`frame-ancestors 'none'` and X-Frame-Options DENY: clickjacking of the sign-in and admin screens), no MIME
  * sniffing, no full URLs (invitation tokens) leaked as Referer, HSTS when served over https.
@@ -30,7 +30,7 @@ export default fp(
     const frames = ["'self'", 'https:', ...(https ? [] : ['http:'])];
 
     // The policy is written once per kind of page, not by helmet per request: with per-request directives helmet
-    // rebuilt and re-validated the whole header on every answer (~3 % of a cached chart's time; issue 19).
+    // rebuilt and re-validated the whole header on every answer (~3 % of a cached chart's time).
     const policy = (page: 'app' | 'board' | 'kiosk') =>
       Object.entries({
         'default-src': ["'self'"],

@@ -13,7 +13,7 @@ export default fp(
       },
     });
     // The document is generated either way (tests and `make` read it through app.swagger()); only serving it is
-    // decided here. In production it is off unless DOCS=on (issue 12, docs/operations.md): it lists every route.
+    // decided here. In production it is off unless DOCS=on (docs/operations.md): it lists every route.
     const serve = app.config.DOCS === 'on' || (app.config.DOCS === 'auto' && app.config.NODE_ENV !== 'production');
     if (serve) await app.register(swaggerUi, { routePrefix: '/docs' });
   },

@@ -7,7 +7,7 @@ import { withTransaction } from '@cc/shared/db/pool.ts';
 export interface OutboxTransactions {
   /**
    * Runs `fn` in one transaction whose `enqueue` writes outbox rows in that same transaction: the route's domain
-   * rows and the work they owe commit together or not at all (issue 18). After COMMIT the rows are queued at once
+   * rows and the work they owe commit together or not at all. After COMMIT the rows are queued at once
    * when Redis answers; otherwise a worker's reconciler publishes them when it returns. No 503 for Redis here:
    * the work is accepted durably.
    */

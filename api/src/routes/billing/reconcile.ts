@@ -12,7 +12,7 @@ const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
 const PROVIDER = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
 /**
- * 'Reconcile with invoice' (issue 17): a month's spend by invoice month beside its spend by usage day, with the
+ * 'Reconcile with invoice': a month's spend by invoice month beside its spend by usage day, with the
  * difference explained line by line, for the finance user (docs/decisions-billing.md, "Reconcile with invoice").
  */
 const reconcile: FastifyPluginAsyncTypebox = async (app) => {

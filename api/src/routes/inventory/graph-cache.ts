@@ -1,5 +1,5 @@
 /**
- * The inventory graph as the route sends it, kept per customer and snapshot version (issue 19 item 6). Building the
+ * The inventory graph as the route sends it, kept per customer and snapshot version. Building the
  * graph of a 5,000-asset estate — 2 MB of rows read, the walk, 2 MB of JSON written — took about 0.7 s of one core
  * per request, and the answer only changes when a sync replaces the snapshot. A request now costs one index probe
  * (the version) and the send of a prepared body (snapshot-cache.ts).

@@ -10,7 +10,7 @@ import { errors } from '../../errors.ts';
 
 const NOT_FOUND = 'Invitation not found or expired';
 /**
- * The link is the credential, so guessing links is throttled per client address (issue 12): 30 looks and 10
+ * The link is the credential, so guessing links is throttled per client address: 30 looks and 10
  * password settings (each runs argon2) a minute are far more than a person clicking a link needs and far too few
  * to search 256-bit tokens or to load the server.
  */

@@ -17,7 +17,7 @@ function firstError(found: Record<string, string | null | undefined>): void {
 
 /** Create and update a license, place an order (spec 001 §7). Each change is followed by a sync of the customer. */
 export const licenseWrites: FastifyPluginAsyncTypebox<{ workspace: Workspace }> = async (app, { workspace }) => {
-  // The sync a change owes is an outbox row in the change's own transaction (issue 18): both or neither.
+  // The sync a change owes is an outbox row in the change's own transaction: both or neither, whatever crashes.
   const syncLater = (enqueue: Enqueue, customerId: string) => enqueue('license', 'license.sync', { customer_id: customerId });
 
   app.put(

@@ -23,7 +23,7 @@ const decisions: FastifyPluginAsyncTypebox = async (app) => {
     async (req) => {
       const customer = req.customer;
       // The decision, each request's job (its id counts the failures so far) and its e-mail commit together
-      // (issue 18): none is lost to a crash or a Redis outage after the answer.
+      // in the outbox: none is lost to a crash or a Redis outage after the answer.
       const { changed, refused } = await app.outbox.transaction(async (tx, enqueue) => {
         const decided = await approveProjectRequests(tx, customer.customer_id, req.body.ids, req.auth!.email);
         for (const r of decided.changed) {

@@ -46,7 +46,7 @@ export function ticketAttachments(store: AttachmentStore, signingKey: string): F
         config: {
           permission: 'supportrequest_create',
           tenant: 'none',
-          // Each answer writes a row and signs a URL: 60 a minute per user (issue 12), far above a person attaching files.
+          // Each answer writes a row and signs a URL: 60 a minute per user, far above a person attaching files.
           rateLimit: { max: 60, timeWindow: 60_000, keyGenerator: (req: FastifyRequest) => `upload-url:${req.auth?.email ?? req.ip}` },
         },
         schema: { tags, summary: 'A signed, expiring address to upload one file to', querystring: SignedUrlQuery, response: withErrors({ 200: SignedUrlAnswer }) },

@@ -52,7 +52,7 @@ export function ticketWrites(store: AttachmentStore): FastifyPluginAsyncTypebox 
         rule(() => checkAttachmentCount(0, names.length));
         const customer = req.customer;
         const id = req.body.id ?? randomUUID();
-        // The ticket, its sync to the system of record, its claims and its e-mail commit together (issue 18): a
+        // The ticket, its sync to the system of record, its claims and its e-mail commit together: a
         // crash or a Redis outage after the answer loses none of them, and a failed write leaves no half of it.
         const outcome = await app.outbox.transaction(async (tx, enqueue) => {
           const created = await insertTicket(tx, { id, customer_id: customer.customer_id, ...fields, created_by: user.email });

@@ -1,6 +1,6 @@
 /**
  * Local (default) inventory source: the deterministic estate of local-estate.ts, built from the GCP projects in the
- * customer's billing data and those CommandCenter provisioned for it (issue 15), with the state changes sent to it kept in its own table — so a claimed recommendation
+ * customer's billing data and those CommandCenter provisioned for it, with the state changes sent to it kept in its own table — so a claimed recommendation
  * stays claimed across syncs and restarts, as it would in Recommender. Etags follow the state, and a stale etag is
  * refused as Recommender refuses it.
  */
