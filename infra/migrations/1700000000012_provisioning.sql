@@ -1,5 +1,5 @@
 -- Up Migration
--- Project provisioning (issue 15): a customer's request for a GCP project from one of its templates, approved by
+-- Project provisioning: a customer's request for a GCP project from one of its templates, approved by
 -- the provider and created by the worker step by step; and the local cloud the offline adapter keeps.
 
 CREATE TABLE project_request (

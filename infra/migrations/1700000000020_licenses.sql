@@ -1,5 +1,5 @@
 -- Up Migration
--- Google Workspace licenses (issue 16): the SKUs a customer watches, orders of seats with approval, an auto-order
+-- Google Workspace licenses: the SKUs a customer watches, orders of seats with approval, an auto-order
 -- that fires once per threshold crossing, the history of every change; and the local Workspace tenant the offline
 -- adapter keeps. Decisions: docs/decisions-licenses.md.
 

@@ -1,5 +1,5 @@
 -- Up Migration
--- Sign-in sessions (issue 12): one row per sign-in. Every access token names its session (`sid`); refreshing keeps
+-- Sign-in sessions: one row per sign-in. Every access token names its session (`sid`); refreshing keeps
 -- the sid and never goes past expires_at (SESSION_MAX_HOURS). Ending a session (logout, sign out everywhere, an
 -- admin's end) sets ended_at here and a marker in Redis that the per-request check reads. Decisions: docs/decisions.md.
 

@@ -1,5 +1,5 @@
 -- Up Migration
--- Faults (issue 18): work accepted is work done. PostgreSQL is the system of record for queued work too: every
+-- Faults: work accepted is work done. PostgreSQL is the system of record for queued work too: every
 -- command the api accepts and every follow-up a job owes is an outbox row, written before (or in the same
 -- transaction as) the work it follows; a reconciler in the workers publishes the rows to BullMQ and re-publishes
 -- jobs a lost Redis forgot. Decisions: docs/decisions.md, "Faults".

@@ -1,5 +1,5 @@
 -- Up Migration
--- FOCUS files as providers publish them (issue 17): what a file means is recorded per batch. An export of a billing
+-- FOCUS files as providers publish them: what a file means is recorded per batch. An export of a billing
 -- period replaces what earlier exports loaded for that period ('replace'); a correction file (every row ChargeClass
 -- 'Correction') adds to it ('append'); the same correction file twice is recorded as a 'duplicate' of the batch
 -- that loaded it and loads nothing. Decisions: docs/decisions-billing.md, "Files: exports, corrections, duplicates".

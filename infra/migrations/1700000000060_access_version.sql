@@ -1,6 +1,6 @@
 -- Up Migration
 
--- The version of "who may do what" (issue 19): every committed change to users, their claims, customer grants,
+-- The version of "who may do what": every committed change to users, their claims, customer grants,
 -- viewer filters, entity admins or customers bumps it, whoever wrote it (api, worker, CLI, psql). The api keeps users
 -- and tenant admissions in process and serves them only while this version, mirrored into Redis after each change,
 -- is the one they were read at (api/src/plugins/app/access-cache.ts, decisions.md "Hot path").

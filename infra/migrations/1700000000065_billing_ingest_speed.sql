@@ -1,5 +1,5 @@
 -- Up Migration
--- Ingest speed (issue 19): the foreign keys of cost lines and rollups were checked once per inserted row (a trigger
+-- Ingest speed: the foreign keys of cost lines and rollups were checked once per inserted row (a trigger
 -- and a `SELECT … FOR KEY SHARE` each: about 40 % of inserting a million cost lines, and 3 s more for the rollups).
 -- The billing ingest is the only writer of these tables, and it takes the same guarantees once per transaction
 -- instead: it locks the customer row FOR KEY SHARE (so the customer cannot be deleted until it commits) and inserts

@@ -1,5 +1,5 @@
 -- Up Migration
--- Billed and amortised cost (issue 17; docs/decisions-billing.md, "Billed / Amortised").
+-- Billed and amortised cost (docs/decisions-billing.md, "Billed / Amortised").
 -- Billed is cash as invoiced: cost + credits (FOCUS BilledCost). Amortised is FOCUS EffectiveCost: an upfront
 -- commitment purchase is 0 on its purchase day and its cost is spread over the usage it covers.
 --

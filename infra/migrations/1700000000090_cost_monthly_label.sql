@@ -1,5 +1,5 @@
 -- Up Migration
--- The label rollup by month (issue 19, item 3): a 12-month label chart read ~90,000 daily label rows on 5M cost
+-- The label rollup by month, for chart speed: a 12-month label chart read ~90,000 daily label rows on 5M cost
 -- lines (150–400 ms); by month it reads ~3,000. Derived from cost_daily_label of whole months, rebuilt by the ingest
 -- in the same transaction as the daily rollups (as cost_monthly is). Read only for whole months and callers without
 -- a viewer restriction (which is per day and project, so only the daily rollup can apply it).

@@ -1,5 +1,5 @@
 -- Up Migration
--- Where a batch's lines lie, in place of two of cost_line's three indexes (issue 19). The batch index and the
+-- Where a batch's lines lie, in place of two of cost_line's three indexes (ingest speed). The batch index and the
 -- (account, invoice month) index were kept up by every loaded line, yet only a few statements read them: a file's
 -- replacement of its billing periods, the reconciliation and its month picker, a correction file's duplicate check
 -- and a file's totals. Those now find the days to search here and read the lines by the (account, day) index that

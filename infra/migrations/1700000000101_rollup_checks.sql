@@ -1,5 +1,5 @@
 -- Up Migration
--- The provider and currency checks move from cost_line to the daily rollups (issue 19). Every line's provider and
+-- The provider and currency checks move from cost_line to the daily rollups (ingest speed). Every line's provider and
 -- currency reach a daily rollup row in the same transaction (summed by the worker or rebuilt in SQL), so a bad value
 -- still fails the whole ingest and nothing of it commits; the database checks about one row in sixty instead of every
 -- line (2.5 s of PostgreSQL's time in a 5,000,000-line load). The worker checks both per row first (row-checks.ts), so

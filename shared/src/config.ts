@@ -135,7 +135,7 @@ export const SETTINGS = {
   PROVISIONING_POLL_INTERVAL_MS: setting(int(1, 600000), '5000', 'pause between two looks at a project creation operation'),
   PROVISIONING_MAX_POLLS: setting(int(1, 1000), '12', 'looks at a creation operation per job attempt; then the attempt ends and the queue retries later'),
   INVENTORY: setting(oneOf('local', 'real'), 'local', 'asset inventory source: local (an estate built from the customer’s billing projects) or real (Cloud Asset Inventory and Recommender as its service account)'),
-  // Workspace licenses and Playbook (issue 16)
+  // Workspace licenses and Playbook
   WORKSPACE: setting(oneOf('local', 'real'), 'local', 'Google Workspace seats: local (a tenant per domain kept in PostgreSQL) or real (Reseller and License Manager APIs)'),
   GOOGLE_WORKSPACE_KEY_FILE: setting(str, '', 'service account JSON key with domain-wide delegation (WORKSPACE=real, PLAYBOOK=real)'),
   WORKSPACE_ADMIN: setting(str, '', 'reseller admin the service account acts as (WORKSPACE=real)'),
@@ -145,7 +145,7 @@ export const SETTINGS = {
   PLAYBOOK_BUILTIN_FOLDER: setting(str, 'builtin', 'folder listed for customers without a drive_id: a Drive folder id (PLAYBOOK=real); locally, builtin = the runbooks in infra/playbooks'),
   PLAYBOOK_SUBJECT: setting(str, '', 'user the service account acts as on Drive (PLAYBOOK=real; empty: the service account itself)'),
   PLAYBOOK_ROOT_URL: setting(str, '', 'root URL of the Drive API (empty: Google; a test server in tests)'),
-  // Faults (issue 18): stalled jobs, the outbox reconciler, orphaned statements (docs/operations.md)
+  // Faults: stalled jobs, the outbox reconciler, orphaned statements (docs/operations.md)
   WORKER_LOCK_MS: setting(int(1000, 3600000), '30000', 'how long a job lock lasts without renewal (renewed every half of it while the job runs); a killed worker’s job is taken again after at most this plus WORKER_STALLED_CHECK_MS'),
   WORKER_STALLED_CHECK_MS: setting(int(500, 3600000), '15000', 'how often a worker looks for jobs whose lock expired (their worker died) and puts them back'),
   WORKER_MAX_STALLED: setting(int(1, 100), '5', 'how many times one job may be taken back from a dead worker before it fails (the handlers are idempotent)'),

@@ -1,7 +1,7 @@
 /**
  * Exact sums of checked money values (normalised decimal text, at most 12 integer and 12 decimal digits: validateRow)
  * in two doubles: whole currency units and 10^-12 fractions, each an integer that a double holds exactly. BigInt per
- * value made the ingest's rollups allocate three numbers per row (issue 19: the worker, not PostgreSQL, set the pace
+ * value made the ingest's rollups allocate three numbers per row (then the worker, not PostgreSQL, set the pace
  * of a 5M-row load); here only a sum past 2^53 whole units, which no real sum reaches, touches BigInt at all. The
  * result equals PostgreSQL's `numeric` sum of the same values (money-sum.test.ts checks it against BigInt sums).
  */

@@ -1,5 +1,5 @@
 /**
- * Durable enqueueing (issue 18): a command is recorded in the PostgreSQL outbox before BullMQ gets it, so work
+ * Durable enqueueing: a command is recorded in the PostgreSQL outbox before BullMQ gets it, so work
  * accepted survives the loss of Redis; the workers' reconciler publishes what is still pending. Producers (api and
  * workers) enqueue through `durableEnqueue`, which has the registry's `Enqueue` signature.
  */

@@ -5,7 +5,7 @@ const dayFormat = new Intl.DateTimeFormat('en-CA', { timeZone: BILLING_TIME_ZONE
 
 /** YYYY-MM-DD of the US/Pacific day containing the instant (milliseconds since the epoch). */
 // The day of the last minute asked for: time zones change the date on a whole minute, and the hot path asks on every
-// request (Intl formatting was ~2 % of a cached chart; issue 19).
+// request (Intl formatting was ~2 % of a cached chart).
 let lastMinute = NaN;
 let lastDay = '';
 

@@ -1,5 +1,5 @@
 /**
- * Customer fields as a person reads them (issue 17: a 400 on the customer form said "body/billing_dashboard_type
+ * Customer fields as a person reads them (a 400 on the customer form once said "body/billing_dashboard_type
  * must be equal to constant, … must match a schema in anyOf"). Every 400 of the customer create / update routes
  * names the field with the form's own label (spec 001 §2.4) and says what is wanted, in the tickets' style:
  * 'Discount (%): This field is required', 'Currency must be one of EUR, GBP, USD, DKK'. Other routes keep the

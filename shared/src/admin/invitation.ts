@@ -11,7 +11,7 @@ export const invitationLink = (publicUrl: string, token: string) => `${publicUrl
 
 /**
  * The invitation e-mail, sent once per link. Its notify key (and so the queue job id and the Message-ID) names the
- * link by a digest of the token's stored hash: never the token, which is the credential, nor the address (issue 12).
+ * link by a digest of the token's stored hash: never the token, which is the credential, nor the address.
  */
 export function invitationMail(publicUrl: string, email: string, token: string, ttlHours: number): NotifyCommand {
   const link = invitationLink(publicUrl, token);

@@ -14,7 +14,7 @@ const ONE = 10n ** BigInt(MONEY_SCALE);
 
 /** Parses a decimal string (as PostgreSQL prints numeric) into units; throws on anything else or on excess decimals. */
 // How PostgreSQL prints a numeric: digits, at most UNITS_SCALE decimals, no exponent. Read straight into units (a
-// 12-month chart reads ~26,000 cells; the general parse was ~15 % of computing one; issue 19).
+// 12-month chart reads ~26,000 cells; the general parse was ~15 % of computing one).
 const PG_NUMERIC_RE = new RegExp(`^-?\\d+(?:\\.\\d{0,${MONEY_SCALE}})?$`);
 
 export function toUnits(s: string): Units {

@@ -52,7 +52,7 @@ export function todayIn(timeZone: string = BILLING_TIME_ZONE, now = Date.now()):
   return fmt.format(now);
 }
 
-// The named periods' ranges of the last day asked for: every chart request resolves one (issue 19, the hot path).
+// The named periods' ranges of the last day asked for: every chart request resolves one (the hot path).
 const named = new Map<string, DateRange>();
 
 export function resolvePeriod(input: { period?: string; start_date?: string; end_date?: string }, today: string): DateRange {

@@ -1,5 +1,5 @@
 /**
- * The committed versions the api keeps in process instead of reading per request (issue 19, decisions.md "Hot path"):
+ * The committed versions the api keeps in process instead of reading per request (decisions.md "Hot path"):
  * `access_version` (users, claims, grants, viewer filters, customers; migration 060) and each billing account's
  * `billing_data_version` (migration 040). Both are bumped by triggers in the writing transaction and announced by
  * PostgreSQL at commit (NOTIFY), whichever process wrote them.

@@ -1,5 +1,5 @@
 /**
- * Alert notice delivery (issue 18): a notice is `queued` once its e-mail is recorded in the outbox, and `notified`
+ * Alert notice delivery, none lost: a notice is `queued` once its e-mail is recorded in the outbox, and `notified`
  * only when the e-mail was delivered (a trigger on mail_sent, migration 040), never on queueing.
  */
 import type { Queryable } from './pool.ts';

@@ -1,6 +1,6 @@
 /**
  * Stored anomalies as the Anomaly Detection screen shows them: always in the customer's current display currency
- * (billing_currency), so the screen never mixes currencies (issue 17). An anomaly keeps the currency it was judged
+ * (billing_currency), so the screen never mixes currencies. An anomaly keeps the currency it was judged
  * in (a stored amount keeps its currency); one judged before the customer's currency changed is shown converted at
  * the rate of its own date (the judged day), and the thresholds asked apply to the converted figures. Without a
  * rate within 7 days of that date it is left out, never shown in its old currency, and counted per judged currency

@@ -30,7 +30,7 @@ export function createPool(connectionString: string, max = 10, limits: SessionLi
 
 /**
  * Runs `fn` in one transaction; the caller owns it and passes the client down. A checked-out client whose
- * connection dies emits 'error': unheard, that event would end the process (issue 18). The failing query rejects
+ * connection dies emits 'error': unheard, that event would end the process. The failing query rejects
  * anyway, so the listener only remembers not to hand the dead connection back to the pool.
  */
 export async function withTransaction<T>(pool: pg.Pool, fn: (tx: pg.PoolClient) => Promise<T>): Promise<T> {

@@ -1,5 +1,5 @@
 /**
- * Project requests (issue 15): created by a customer, approved or rejected by the provider, walked through the
+ * Project requests: created by a customer, approved or rejected by the provider, walked through the
  * provisioning steps by the worker. Every state change checks the state it leaves in its WHERE clause, so two
  * admins or two workers racing each other cannot both move the same request.
  */

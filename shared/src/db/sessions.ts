@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Queryable } from './pool.ts';
 
 /**
- * Sign-in sessions (issue 12): one row per sign-in, named by the `sid` of every access token refreshed from it.
+ * Sign-in sessions: one row per sign-in, named by the `sid` of every access token refreshed from it.
  * The row is the truth; the api mirrors "ended" into Redis so the per-request check needs no database round trip
  * (api/src/plugins/app/sessions.ts).
  */

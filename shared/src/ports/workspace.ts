@@ -1,5 +1,5 @@
 /**
- * Port: a customer's Google Workspace seats (issue 16). `real` asks the Reseller API (subscriptions, seats) and the
+ * Port: a customer's Google Workspace seats. `real` asks the Reseller API (subscriptions, seats) and the
  * Enterprise License Manager (assignments) through `googleapis` (shared/src/workspace/google.ts); `local` keeps a
  * tenant per domain in PostgreSQL whose usage moves day by day (shared/src/workspace/local.ts).
  *

@@ -135,7 +135,7 @@ const CustomerFields = {
   anomaly_detection: Type.Optional(Type.Boolean()),
   minimum_anomaly_threshold: Type.Optional(Type.Number({ minimum: 0 })),
   minimum_value_toggled_anomaly: Type.Optional(Type.Number({ minimum: 0 })),
-  // What alert quotas and anomaly detection judge (issue 17): billed (default) or amortised.
+  // What alert quotas and anomaly detection judge: billed (default) or amortised.
   billing_cost_basis: Type.Optional(Type.Union(COST_BASES.map((b) => Type.Literal(b)))),
   business_units: Type.Optional(Type.Array(Type.String())),
   products: Type.Optional(Type.Array(Type.String())),

@@ -1,5 +1,5 @@
 /**
- * 'Reconcile with invoice' (issue 17; docs/decisions-billing.md, "Reconcile with invoice"):
+ * 'Reconcile with invoice' (docs/decisions-billing.md, "Reconcile with invoice"):
  *   GET /v2/billing/reconcile/{customer}?billing_account_id&month=YYYY-MM&provider   -> ReconcileAnswer
  * Permission billing_read, not for a customerViewer (an invoice covers the whole billing account).
  * Every amount is in `currency` (the customer's billing_currency), the sum of lines converted at their usage day's

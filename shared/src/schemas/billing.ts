@@ -40,7 +40,7 @@ export const TOP_N = [0, 5, 10, 15] as const;
 /** Top N: 5, 10, 15 or 0 for All. */
 export type TopN = (typeof TOP_N)[number];
 export const DASHBOARD_TYPES = ['Standard', 'Set Discount', 'Tier Discount'] as const;
-// cost bases live in a module without TypeBox, which the web app's billing page reads (issue 19)
+// cost bases live in a module without TypeBox, which the web app's billing page reads (a smaller first load)
 export { COST_BASES, COST_BASIS_LABELS, type CostBasis } from '../billing/cost-basis.ts';
 
 export const CustomerParams = Type.Object({ customer: Type.String() });

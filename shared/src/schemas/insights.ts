@@ -84,7 +84,7 @@ export const AnomalyAnswer = Type.Object({
   cost_basis: Type.Union([...COST_BASES.map((b) => Type.Literal(b)), Type.Null()]),
   /**
    * Stored anomalies judged in another currency that are not in `anomalies` because no rate into the display currency
-   * lies within 7 days before their date, per judged currency, with the sentence the screen shows (issue 17).
+   * lies within 7 days before their date, per judged currency, with the sentence the screen shows.
    */
   not_converted: Type.Array(Type.Object({ currency: Type.String(), count: Type.Integer({ minimum: 1 }), message: Type.String() })),
 });

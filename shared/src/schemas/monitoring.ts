@@ -49,7 +49,7 @@ const Money = Type.String({ description: 'decimal text, 2 places' });
 
 export const HealthFigures = Type.Object({
   customer_id: Type.String(),
-  /** The display currency (the customer's billing_currency) of every amount of the figures (issue 17). */
+  /** The display currency (the customer's billing_currency) of every amount of the figures. */
   currency: Type.String(),
   /** Spend without a rate within 7 days of its usage day: in no figure, shown apart per currency. */
   unconverted: Type.Array(
