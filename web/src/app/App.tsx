@@ -17,7 +17,7 @@ import styles from './App.module.css';
 /**
  * The sign-in page is fetched when shown, not with the shell: its form fields (Primer's FormControl, which imports
  * every input kind it recognises, SelectPanel and Autocomplete with their virtualised lists among them) would
- * otherwise weigh on every signed-in page (issue 19 item 5).
+ * otherwise weigh on every signed-in page's first load.
  */
 const LoginPage = lazy(() => import('../features/session/LoginPage.tsx').then((m) => ({ default: m.LoginPage })));
 function SignIn() {

@@ -10,7 +10,7 @@ export const BACKGROUND_ENDPOINTS: ReadonlySet<string> = new Set(['refreshToken'
 
 const rawBaseQuery = fetchBaseQuery({
   // Same origin: the api serves the built app, and the dev server proxies /v1 and /v2. The session is the
-  // httpOnly `token` cookie the browser sends by itself; no script ever holds the token (issue 12).
+  // httpOnly `token` cookie the browser sends by itself; no script ever holds the token (nor can steal it).
   baseUrl: '',
   credentials: 'same-origin',
 });

@@ -125,7 +125,7 @@ export const ROUTES: readonly AppRoute[] = [
   { path: '/usermanagement', title: 'User Management', gate: perm('usermanagement_read'), management: true, page: UserListPage },
   { path: '/usermanagement/new', title: 'New Users', gate: perm('usermanagement_create'), management: true, page: NewUsersPage },
   { path: '/usermanagement/update/:id', title: 'Update User', gate: perm('usermanagement_update'), management: true, page: UpdateUserPage },
-  // issue 17: not for a customerViewer (an invoice covers the whole billing account)
+  // Not for a customerViewer (an invoice covers the whole billing account)
   { path: '/billing/reconcile', title: 'Reconcile with invoice', gate: all(perm('billing_*'), any(role('admin'), role('customer'))), page: ReconcilePage },
   { path: '/billing/alerts', title: 'Billing Alerts', gate: perm('alerts_*'), page: AlertsPage },
   { path: '/billing/viewers', title: 'Billing Viewers', gate: perm('alerts_*'), page: ViewersPage },

@@ -1,5 +1,5 @@
 /**
- * The partial Plotly the app draws with (issue 19 item 5): our own copy of `plotly.js/src/core.js`, registering the
+ * The partial Plotly the app draws with, for a smaller bundle: our own copy of `plotly.js/src/core.js`, registering the
  * bar and scatter traces (spend chart, System Health with its quota markers) and the layout components core.js
  * registers, less eight no chart of the app uses: update menus, sliders, range selectors, range sliders, layout
  * images, grids, error bars and 3D annotations. Plotly reaches those eight only through

@@ -1,6 +1,6 @@
 /**
  * The billing account chosen in the header, kept across a reload or a link opened in another tab
- * (issue 17: a reloaded /billing/alerts showed the first account's alerts instead of the second's
+ * (without it a reloaded /billing/alerts showed the first account's alerts instead of the second's
  * 'not implemented'). One entry for the selected customer only: selecting another customer resets the
  * account to its first (spec 001 §4), so coming back to a customer does not bring an old choice back.
  * The id is a wish like the store's; useBillingAccounts checks it against the customer's accounts.

@@ -93,7 +93,7 @@ function AnomalyTable({ title, customer, billingAccountId, date, minimumAnomalyT
         </div>
       ) : (
         <>
-          {/* Anomalies judged in another currency without a rate for their date: said, never silently missing (issue 17). */}
+          {/* Anomalies judged in another currency without a rate for their date: said, never silently missing. */}
           {currentData?.not_converted.length ? (
             <div data-testid="anomalies-not-converted">
               {currentData.not_converted.map((n) => (

@@ -24,7 +24,7 @@ export function changeSortValue(perc: number | null): number {
 /**
  * What the answer covered, continuing the subtitle's rule sentence: the window, the judged series and the cold-start
  * series not judged yet. Nothing when detection has not run for the day: '0 series judged' beside 'has not run'
- * told two stories at once; the empty text alone says it (issue 17).
+ * told two stories at once; the empty text alone says it.
  */
 export function coverageText(answer: AnomalyAnswer): string {
   if (answer.computed_at === null) return '.';

@@ -16,9 +16,9 @@ import { useDashboardSettings } from './useDashboardSettings.ts';
 import styles from './BillingDashboard.module.css';
 
 // Fetched when first opened: its form fields (Primer's FormControl and what it imports) are not needed to draw the
-// dashboard (issue 19 item 5).
+// dashboard (the first load's 450 KB budget).
 const SettingsDrawer = lazy(() => import('./SettingsDrawer.tsx').then((m) => ({ default: m.SettingsDrawer })));
-// Opened on a click, like the drawer: its dialog is not part of the page's first load (issue 19, the 450 KB budget).
+// Opened on a click, like the drawer: its dialog is not part of the page's first load (the 450 KB budget).
 const ExportDialog = lazy(() => import('./ExportDialog.tsx').then((m) => ({ default: m.ExportDialog })));
 
 export interface BillingDashboardProps {
@@ -155,7 +155,7 @@ export function BillingDashboard({ claims, customer, billingAccountId, firstAcco
   );
 }
 
-/** Time zone with the current time, the date range and the currency (spec 000 §2), and the cost basis (issue 17). */
+/** Time zone with the current time, the date range and the currency (spec 000 §2), and the cost basis. */
 function SideNote({ range, currency, costBasis }: { range: string; currency: string; costBasis: string }) {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {

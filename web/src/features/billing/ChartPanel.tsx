@@ -11,7 +11,7 @@ import type { TopN } from '@cc/shared/schemas/billing.ts';
 import styles from './BillingDashboard.module.css';
 
 // The project filter of the detail tabs only (its menu brings Primer's overlay code): not part of the billing home
-// page's first load, which shows the Total tab (issue 19, the 450 KB budget).
+// page's first load, which shows the Total tab (the 450 KB budget).
 const MultiSelect = lazy(() => import('./MultiSelect.tsx').then((m) => ({ default: m.MultiSelect })));
 
 export interface ChartPanelProps {

@@ -14,7 +14,7 @@ export function carriesDiscounts(months: readonly BillingMonth[] | undefined, da
 
 /**
  * A month table. In a narrow content area (phone, 800 px window with the side menu) each month turns into a card,
- * one line per column with its header beside the value, instead of running off the side (issue 17): `stack` says at
+ * one line per column with its header beside the value, instead of running off the side: `stack` says at
  * which width (BillingDashboard.module.css, container queries on `.discounts`). The explicit roles keep the table's
  * meaning for assistive technology when CSS lays the rows out as blocks.
  */

@@ -19,7 +19,7 @@ export const monthLabel = (m: string) => `${MONTH_NAMES[Number(m.slice(5, 7)) - 
 const providerLabel = (p: string) => (PROVIDER_LABELS as Record<string, string>)[p] ?? p;
 
 /**
- * 'Reconcile with invoice' (issue 17): for the finance user, a month's spend by usage day (the dashboard's figure)
+ * 'Reconcile with invoice': for the finance user, a month's spend by usage day (the dashboard's figure)
  * bridged to the provider's invoice month total, and what that invoice is made of, in the display currency.
  */
 export function ReconcilePage({ route }: PageProps) {

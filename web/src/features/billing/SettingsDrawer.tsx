@@ -40,13 +40,13 @@ export interface SettingsDrawerProps {
 
 /**
  * The Settings drawer (spec 000 §2): provider, group by, date range, services, project label,
- * resource label, cost basis (issue 17), show spend sum, historical data, top. Save stays disabled while a required choice
+ * resource label, cost basis, show spend sum, historical data, top. Save stays disabled while a required choice
  * is missing; Reset to default puts the defaults into the form.
  */
 export function SettingsDrawer({ value, defaults, customer, billingAccountId, canPickProvider, viewer, onSave, onClose }: SettingsDrawerProps) {
   const [draft, setDraft] = useState<SavedBillingSettings>(value);
   const s = draft.settings;
-  // The choices follow the provider chosen in the drawer, so gcp offers gcp's services only (issue 17).
+  // The choices follow the provider chosen in the drawer, so gcp offers gcp's services only.
   const { currentData: options } = useGetBillingSettingsQuery({ customer, billingAccountId, provider: s.provider });
   const errors = validateSettings(s);
   const invalid = Object.keys(errors).length > 0;

@@ -1,6 +1,6 @@
 /**
  * The dashboard's locally saved settings (spec 000 §3 'Locally saved user settings': settings
- * {groupBy, selectedDate, startDate, endDate, provider, projectLabel, resourceLabel, services} (plus costBasis, issue 17) and
+ * {groupBy, selectedDate, startDate, endDate, provider, projectLabel, resourceLabel, services} (plus costBasis) and
  * selected {showSpendSum, historicalData, top}), their defaults and their validation.
  */
 import { MESSAGES } from '@cc/shared/constants.ts';

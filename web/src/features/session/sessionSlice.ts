@@ -7,7 +7,7 @@ import type { SessionHint } from './token-storage.ts';
  * - `checking`: a session may exist (start-up, social sign-in) but the api has not confirmed it yet.
  * - `signedIn`: the api answered with these claims.
  *
- * The token itself is not here: it is an httpOnly cookie the browser sends (issue 12).
+ * The token itself is not here: it is an httpOnly cookie the browser sends, out of any script's reach.
  */
 export type SessionStatus = 'anonymous' | 'checking' | 'signedIn';
 

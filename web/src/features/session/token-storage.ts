@@ -1,7 +1,7 @@
 import type { Claims } from '@cc/shared/claims.ts';
 
 /**
- * The access token is never kept where a script can read it (issue 12): the api sets it as an httpOnly cookie at
+ * The access token is never kept where a script can read and steal it: the api sets it as an httpOnly cookie at
  * sign-in and refresh, and the browser sends it by itself. What is kept in localStorage is only a hint that a
  * session may exist, with its claims and end: not a credential, it only decides whether the app asks the api at
  * start-up, and what to show while the api cannot be reached.

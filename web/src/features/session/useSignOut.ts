@@ -10,7 +10,7 @@ import { clearStoredData } from './token-storage.ts';
 /**
  * Sign-out (spec 001 §2.1 /logout, §4): ends the session on the api (which clears the token cookie), clears stored
  * data (local storage and the selectedCustomer cookie) and reloads at '/', where the login page shows.
- * `everywhere` ends every session of the user, on every device (issue 12).
+ * `everywhere` ends every session of the user, on every device.
  */
 export function useSignOut(): (opts?: { everywhere?: boolean }) => Promise<void> {
   const dispatch = useAppDispatch();

@@ -42,7 +42,7 @@ export const usersApi = api.injectEndpoints({
     resendInvitation: build.mutation<InvitationSent, string>({
       query: (id) => ({ url: `/v1/users/${encodeURIComponent(id)}/invitation/`, method: 'POST' }),
     }),
-    /** Ends every session of the user (issue 12): they are signed out on every device at their next request. */
+    /** Ends every session of the user: they are signed out on every device at their next request. */
     endUserSessions: build.mutation<{ email: string; ended: number }, string>({
       query: (id) => ({ url: `/v1/users/${encodeURIComponent(id)}/sessions/`, method: 'DELETE' }),
     }),

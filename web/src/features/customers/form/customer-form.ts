@@ -36,7 +36,7 @@ export interface CustomerFormState {
   anomaly_detection: boolean;
   minimum_anomaly_threshold: string;
   minimum_value_toggled_anomaly: string;
-  /** What alert quotas and anomaly detection judge (issue 17). */
+  /** What alert quotas and anomaly detection judge: billed or amortised cost. */
   billing_cost_basis: CostBasis;
   business_units: string;
   products: string;
