@@ -1,5 +1,5 @@
 /**
- * Fault harness (issue 18): a private Redis and worker processes that a test starts, kills (-9) and restarts
+ * Fault harness: a private Redis and worker processes that a test starts, kills (-9) and restarts
  * itself. Everything listens on 127.0.0.1 at free ports, lives in a temporary directory and is stopped in teardown.
  */
 import { spawn, type ChildProcess } from 'node:child_process';

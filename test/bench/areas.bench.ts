@@ -1,6 +1,6 @@
 /**
  * The newer areas' read routes under autocannon, each beside a bare Fastify JSON route measured in the same run
- * (issue 13 Done when; issue 19 item 6): the inventory asset list at BENCH_ASSETS assets (default 100,000) — first
+ * (each against the figure it is held to): the inventory asset list at BENCH_ASSETS assets (default 100,000) — first
  * page and a searched, re-sorted page deep in the list —, the recommendation list, the inventory graph of a
  * BENCH_GRAPH_NODES-node estate (default 5,000) plain and gzipped, the license list (BENCH_LICENSES, default 50) and the project
  * provisioning list (BENCH_PROJECTS requests, default 500).

@@ -1,5 +1,5 @@
 /**
- * Gzipped JavaScript per route of the built web app (issue 19 item 5): what a browser opening the route fetches —
+ * Gzipped JavaScript per route of the built web app: what a browser opening the route fetches —
  * the entry's static imports, the route's lazy page chunk with its static imports, and what the page loads at once
  * on first paint (Plotly for the pages that draw a chart on arrival, the 2D graph on /inventory/view).
  * Read from Vite's manifest (web/dist/.vite/manifest.json, `make build`); routes come from web/src/app/routes.ts.
@@ -26,7 +26,7 @@ const FIRST_PAINT: Record<string, RegExp> = {
   '/inventory/view': /node_modules\/force-graph\//,
 };
 
-/** Issue 19 item 5: what a route may weigh, gzipped, printed beside its figure (1 KB = 1,024 bytes). */
+/** What a route may weigh on first load, gzipped, printed beside its figure (1 KB = 1,024 bytes). */
 export const TARGETS: Record<string, number> = { '/': 450 * 1024 };
 
 /** Route path → page module (web/src/...) as routes.ts declares them. */

@@ -1,5 +1,5 @@
 /**
- * Administration in Chromium (issue 7): as admin, create an entity, a customer with tier discounts and a
+ * Administration in Chromium: as admin, create an entity, a customer with tier discounts and a
  * service account, invite two users to it, move one to another customer, delete one; the invited user
  * sets a password through the invitation e-mail (delivered over real SMTP by the notify worker) and
  * then sees exactly that customer. Screenshots land in test-results/screenshots/admin-*.png.

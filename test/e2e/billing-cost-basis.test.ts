@@ -1,5 +1,5 @@
 /**
- * Billed / Amortised in Chromium (issue 17): AWS spend from a FOCUS file with an upfront commitment purchase and the
+ * Billed / Amortised in Chromium: AWS spend from a FOCUS file with an upfront commitment purchase and the
  * usage it covers. Choosing Amortised in the settings drawer turns the Spend Sum and the bars from the billed figures
  * (the purchase as one spike) into the amortised ones (EffectiveCost), both summed here from the file's own columns.
  * Screenshots: test-results/screenshots/billing-cost-basis-*.png.

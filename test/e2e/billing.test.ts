@@ -233,7 +233,7 @@ t.test('billing dashboard', async (t) => {
     await drawer.getByLabel('Date range').selectOption('30days');
     t.equal(await page.getByRole('table', { name: 'Previous months discount' }).count(), 0, 'no earlier months without Historical data');
     await drawer.getByLabel('Historical data').check();
-    // Saved settings draw a new chart on the first tab, Total, not on the detail tab that was open (issue 17).
+    // Saved settings draw a new chart on the first tab, Total, not on the detail tab that was open.
     next = chartAnswer(page, /\/v2\/billing\/aggregated\/by_service\/chart\/acme-corp\?.*period=30days/);
     await drawer.getByRole('button', { name: 'Save' }).click();
     const thirty = (await (await next).json()) as ChartAnswer;
@@ -433,7 +433,7 @@ t.test('billing dashboard', async (t) => {
     await page.screenshot({ path: `${SCREENSHOT_DIR}/billing-alice-resource-label-settings.png` });
     await drawer.getByRole('button', { name: 'Cancel' }).click();
 
-    // The services offered follow the provider chosen in the drawer, asked of the settings route (issue 17).
+    // The services offered follow the provider chosen in the drawer, asked of the settings route.
     const serviceNames = async () => (await page.getByRole('menuitemcheckbox').allInnerTexts()).map((x) => x.trim()).filter((x) => x !== 'All Selected');
     drawer = await openSettings(page);
     const servicesButton = drawer.getByRole('button', { name: /^Services/ });
@@ -451,7 +451,7 @@ t.test('billing dashboard', async (t) => {
     await page.keyboard.press('Escape');
     await drawer.getByRole('button', { name: 'Cancel' }).click();
 
-    // A label key with a leading space is shown with a visible mark, not as '( org)' (issue 17).
+    // A label key with a leading space is shown with a visible mark, not as '( org)'.
     drawer = await openSettings(page);
     await drawer.getByLabel('Group by').selectOption('projectLabel');
     const spaced = drawer.getByLabel('Project label').locator('option', { hasText: 'org' });
@@ -467,7 +467,7 @@ t.test('billing dashboard', async (t) => {
     await drawer.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('tab', { name: 'Total', exact: true }).waitFor();
 
-    // The account choice survives a reload and a deep link (issue 17): the second account's alerts are not implemented.
+    // The account choice survives a reload and a deep link: the second account's alerts are not implemented.
     await page.goto(`${base}/billing/alerts`);
     await page.getByText('Alerts is not implemented for this billing account').waitFor();
     t.equal(await page.getByRole('combobox', { name: 'Billing account' }).inputValue(), SECOND_ACCOUNT, 'a deep link keeps the chosen account');

@@ -174,7 +174,7 @@ t.test('insight screens in Chromium', async (t) => {
     await shot(page, 'anomalies-filtered');
 
     // The customer's currency becomes USD while the day's findings were judged in EUR, and no rate lies near the day:
-    // they cannot be shown, and the screen says so instead of an empty table that reads as 'nothing found' (issue 17).
+    // they cannot be shown, and the screen says so instead of an empty table that reads as 'nothing found'.
     // The screen holds an unconverted finding to the customer's percent threshold only (a rise in percent is the same
     // in any currency): count those, as the day's findings depend on the generated data of the date the test runs.
     const { rows: judgedIn } = await pool.query<{ n: number }>(
@@ -291,7 +291,7 @@ t.test('insight screens in Chromium', async (t) => {
     await page.getByText('Alerts is not implemented for this billing account').waitFor();
     await shot(page, 'alerts-second-account');
     t.pass('second billing account explains');
-    // A reload keeps the chosen account: not the first account's alerts in its place (issue 17).
+    // A reload keeps the chosen account: not the first account's alerts in its place.
     await page.reload();
     await page.getByText('Alerts is not implemented for this billing account').waitFor();
     t.equal(await page.getByRole('combobox', { name: 'Billing account' }).inputValue(), SECOND_ACCOUNT, 'the reloaded page keeps the second account');

@@ -1,5 +1,5 @@
 /**
- * Sessions that end (issue 12), in Chromium: two browsers ("devices") signed in as the same user; "Sign out
+ * Sessions that end, in Chromium: two browsers ("devices") signed in as the same user; "Sign out
  * everywhere" on one signs the other out too, and an admin's "End all sessions" signs a user out.
  * Screenshots land in test-results/screenshots/.
  */

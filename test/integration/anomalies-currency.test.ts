@@ -1,5 +1,5 @@
 /**
- * Anomalies after the customer's currency changes (issue 17): the Anomaly Detection screen never mixes currencies.
+ * Anomalies after the customer's currency changes: the Anomaly Detection screen never mixes currencies.
  * An EUR customer with EUR (GCP) and USD (AWS) spend is judged in EUR; its currency then becomes USD. The stored EUR
  * anomalies are shown in USD, each figure converted at the rate of its own date (computed here with decimal.js from
  * the test's fixings), the thresholds applying to the converted figures; an anomaly whose date has no rate is left

@@ -208,7 +208,7 @@ t.test('billing api over 13 months of generated spend', async (t) => {
     t.equal(res.statusCode, 200);
     const body = res.json();
     // the spec's six columns, then each row's conversion (billing-currency.test.ts checks those figures)
-    // and the cost basis of every Spend (issue 17; billed unless the request asks for amortised)
+    // and the cost basis of every Spend (billed unless the request asks for amortised)
     t.same(body.headers, ['Date', 'Project ID', 'Project Name', 'Service', 'Spend', 'Currency', 'Original Spend', 'Original Currency', 'Rate', 'Rate Date', 'Rate Source', 'Cost Basis']);
     t.ok(body.rows.every((r: string[]) => r[11] === 'Billed'), 'billed by default');
     const want = sumBy(rows.filter((r) => r.day >= addDays(today, -7) && r.day <= yesterday), (r) => `${r.day}|${r.project_id}|${r.service}`);

@@ -1,5 +1,5 @@
 /**
- * The GCP billing export's own exchange rates (issue 17): the BigQuery source reads each row's `currency` and
+ * The GCP billing export's own exchange rates: the BigQuery source reads each row's `currency` and
  * `currency_conversion_rate` (units of the row's currency per 1 USD) and the ingest stores them as rates with source
  * 'gcp-export', which win over the ECB's for the days they cover. Against the fake BigQuery REST server, with the
  * export's real column names; the expected rates are computed here with decimal.js.

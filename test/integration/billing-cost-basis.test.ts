@@ -1,5 +1,5 @@
 /**
- * Billed / Amortised (issue 17), end to end on real PostgreSQL: a FOCUS file with an upfront commitment purchase
+ * Billed / Amortised, end to end on real PostgreSQL: a FOCUS file with an upfront commitment purchase
  * (ChargeCategory 'Purchase', EffectiveCost 0) and the usage it covers (BilledCost 0, EffectiveCost its share).
  * Billed shows the purchase as one spike on its day; amortised spreads it over the covered usage. Every figure of
  * the charts, the export, the alert evaluation and the anomaly detection is compared with a sum of the file's own

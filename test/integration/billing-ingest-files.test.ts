@@ -1,5 +1,5 @@
 /**
- * FOCUS files as providers publish them (issue 17): provider names mapped to the portal's providers, and what a
+ * FOCUS files as providers publish them: provider names mapped to the portal's providers, and what a
  * file means for what is loaded — an export replaces its billing period, a correction file adds to it, the same
  * file twice never doubles. The correction files are the FOCUS specification's own examples (test/fixtures/focus-corrections).
  */

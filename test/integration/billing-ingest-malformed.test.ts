@@ -1,6 +1,6 @@
 /**
  * Malformed files are rejected with their line number, nothing loaded, and the job fails once (UnrecoverableError),
- * never five times (issue 18 item 6); a rejected file fixed and dropped again under its name runs again (item 1).
+ * never five times (retries cannot fix a file); a rejected file fixed and dropped again under its name runs again.
  */
 import t from 'tap';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -66,7 +66,7 @@ async function badFiles(dir: string): Promise<{ name: string; path: string; line
     { name: 'impossible-date', text: toCsv(header, withCell(4, 'ChargePeriodStart', '2026-02-30 22:00:00')), line: 6, reason: /^invalid ChargePeriodStart '2026-02-30 22:00:00'$/ },
     { name: 'hour-24', text: toCsv(header, withCell(0, 'ChargePeriodStart', '2024-09-18 24:00:00')), line: 2, reason: /^invalid ChargePeriodStart/ },
     { name: 'impossible-period', text: toCsv(header, withCell(0, 'BillingPeriodStart', '2024-13-01 00:00:00')), line: 2, reason: /^invalid BillingPeriodStart/ },
-    // A bad amount names its FOCUS column, as every other FOCUS error does (issue 17).
+    // A bad amount names its FOCUS column, as every other FOCUS error does.
     { name: 'effective-cost-text', text: toCsv(header, withCell(1, 'EffectiveCost', 'n/a')), line: 3, reason: /^EffectiveCost 'n\/a' is not a number$/ },
     { name: 'billed-cost-scale', text: toCsv(header, withCell(2, 'BilledCost', '1.0000000000001')), line: 4, reason: /^BilledCost '1\.0000000000001' has more than 12 decimal places$/ },
   ];

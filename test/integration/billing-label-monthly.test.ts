@@ -1,5 +1,5 @@
 /**
- * The label charts' monthly path (issue 19, migration 090): whole months read from cost_monthly / cost_monthly_label,
+ * The label charts' monthly path (migration 090): whole months read from cost_monthly / cost_monthly_label,
  * the edge months from the daily rollups. Its cells must equal the one daily query's for the same filter, on an
  * account holding EUR rows (the display currency) and USD and GBP rows converted day by day, on both cost bases,
  * for every provider choice and both label kinds; and a re-ingest of a window inside a month keeps the monthly label

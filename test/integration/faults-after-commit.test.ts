@@ -1,5 +1,5 @@
 /**
- * Issue 18, fault 2: the process that committed an ingest dies right after COMMIT, before any post-commit code
+ * Fault: the process that committed an ingest dies right after COMMIT, before any post-commit code
  * ran. The commit itself bumped the account's data version (announced at commit, so the cached charts stop being
  * served within milliseconds, with no Redis bump) and wrote the
  * anomaly-detect and alert-evaluate follow-ups into the outbox, which a worker's reconciler queues and runs.

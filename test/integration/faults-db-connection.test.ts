@@ -1,5 +1,5 @@
 /**
- * Issue 18, fault 5: database connections terminated under the api, a transaction and a worker. The process stays
+ * Fault: database connections terminated under the api, a transaction and a worker. The process stays
  * up; a request answers 200 or 503 (never 500), a transaction rejects, a job's attempt fails and is retried.
  */
 import t from 'tap';

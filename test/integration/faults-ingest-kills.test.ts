@@ -1,5 +1,5 @@
 /**
- * Issue 18, faults 1 and 7: a worker killed (-9) two and three times during one ingest. The stalled-job settings
+ * Faults: a worker killed (-9) two and three times during one ingest. The stalled-job settings
  * hand the job back each time, the retry replaces the same slices, and the ingest ends completed and exact; the
  * dead workers' statements stop (client_connection_check_interval) and their batches do not stay `running`.
  */

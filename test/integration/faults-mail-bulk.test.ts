@@ -1,5 +1,5 @@
 /**
- * Issue 18, fault 4 (second half): "random kills during a bulk send gave 3 duplicates in 1,500". A bulk of notices
+ * Fault: "random kills during a bulk send gave 3 duplicates in 1,500". A bulk of notices
  * goes through a fake relay (in this test, speaking SMTP on loopback) that records every message it accepted by
  * Message-ID, while the test kills the worker process with SIGKILL at random moments and starts it again, then
  * lets it finish. What the README promises for a relay with MAIL_RESEND_UNCERTAIN=false (the default): no

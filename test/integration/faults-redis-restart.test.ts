@@ -1,5 +1,5 @@
 /**
- * Issue 18, fault 3: Redis killed (-9) mid-queue and started again from its append-only file. Every e-mail and
+ * Fault: Redis killed (-9) mid-queue and started again from its append-only file. Every e-mail and
  * ingest accepted before or during the outage is recorded in the PostgreSQL outbox; after Redis returns, every
  * accepted e-mail is sent exactly once and every accepted ingest completes. While Redis is away, /readyz and the
  * ingest route answer 503 with {detail}.

@@ -1,5 +1,5 @@
 /**
- * Issue 18: the write routes that accept work — a ticket, a project request and its approval, a license and a
+ * Faults: the write routes that accept work — a ticket, a project request and its approval, a license and a
  * seat order — while Redis is away, and the route's domain rows and the work they owe written in one transaction.
  *  - Redis killed: each route answers as usual (the work is an outbox row in the route's own transaction); after
  *    Redis returns, a worker runs every piece once: the ticket synced, the project created, each e-mail sent once.

@@ -1,5 +1,5 @@
 /**
- * Issue 18, fault 4: the worker is killed (-9) by the SMTP server itself, right after it answered 250 to a notice
+ * Fault: the worker is killed (-9) by the SMTP server itself, right after it answered 250 to a notice
  * and before the worker could record the send; and, for others, while the server was still taking the envelope
  * (before any of the message went out). The server here is a fake relay in this test that records every message it
  * accepted. What the README promises (MAIL_RESEND_UNCERTAIN=false, the default for a relay): no Message-ID twice,

@@ -1,5 +1,5 @@
 /**
- * System Health figures in the customer's display currency (issue 17): an EUR customer with EUR and USD spend (and
+ * System Health figures in the customer's display currency: an EUR customer with EUR and USD spend (and
  * GBP spend without a rate). Project spend, means, month to date and alert spend equal an exact computation made here
  * with decimal.js (each rollup row × the rate of its own usage day); the GBP spend is reported apart, never added;
  * changing the customer's currency converts the figures.

@@ -94,7 +94,7 @@ t.test('a new link retires the old one; expired links are refused', async (t) =>
   t.equal(res.statusCode, 201);
   const tokenOf = async () => {
     const jobs = await app.producers.queues.notify.getJobs(['waiting', 'delayed', 'prioritized']);
-    // The token is only in the e-mail's link, never in the job's key (issue 12).
+    // The token is only in the e-mail's link, never in the job's key (a key is seen in Redis and logs).
     const mails = jobs.filter((j) => (j.data.to as string[]).includes('frank@globex.example'));
     return mails.map((j) => /\/invitation\/([\w-]+)/.exec(j.data.text as string)![1]!);
   };

@@ -31,7 +31,7 @@ async function signInWithProvider(base: string, email: string, password = DEMO_P
   const callback = await fetch(granted.headers.get('location')!, { headers: { cookie: flowCookie }, redirect: 'manual' });
   const html = await callback.text();
   const result = JSON.parse(html.match(/data-result='([^']*)'/)![1].replace(/&#39;/g, "'"));
-  // The token rides only in the httpOnly cookie (issue 12), never in the page a script could read.
+  // The token rides only in the httpOnly cookie, never in the page a script could read.
   const token = /(?:^|, )token=([^;]+)/.exec(callback.headers.get('set-cookie') ?? '')?.[1];
   return { status: callback.status, result, token };
 }

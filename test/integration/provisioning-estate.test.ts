@@ -1,5 +1,5 @@
 /**
- * A project the local cloud created (issue 15) joins the customer's demo estate: the billing generator bills it
+ * A project the local cloud created joins the customer's demo estate: the billing generator bills it
  * from the day after it became Active, under the account it was linked to, and the local inventory lists it.
  */
 import t from 'tap';

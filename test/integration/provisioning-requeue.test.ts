@@ -34,7 +34,7 @@ t.test('an approval saved while Redis was down is re-queued once and ends Active
   const [alice, admin] = await Promise.all([login(down, 'alice@acme.example'), login(down, 'admin@commandcenter.local')]);
   const created = await down.inject({ method: 'POST', url: '/v1/asset-inventory/project/create', headers: bearer(alice), payload: BODY });
   const id = created.json().id as string;
-  // Redis goes away: the approval and its job commit together as an outbox row (issue 18); Redis gets no job.
+  // Redis goes away: the approval and its job commit together as an outbox row; Redis gets no job.
   down.producers.redis.disconnect();
   const approved = await down.inject({ method: 'POST', url: '/v1/projectprovisioning/acme-corp/approve', headers: bearer(admin), payload: { ids: [id] } });
   t.equal(approved.statusCode, 200, 'accepted durably');

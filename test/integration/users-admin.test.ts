@@ -111,7 +111,7 @@ t.test('invite users', async (t) => {
     const jobs = await app.producers.queues.notify.getJobs(['waiting', 'delayed', 'prioritized']);
     const mails = jobs.map((j) => j.data).filter((d) => d.to[0] === 'carol@globex.example');
     t.equal(mails.length, 1);
-    // The key (job id, Message-ID) names the link by a digest, never by its token or the address (issue 12).
+    // The key (job id, Message-ID) names the link by a digest, never by its token or the address.
     t.match(mails[0].key, /^invitation-[0-9a-f]{32}$/);
     t.match(mails[0].text, new RegExp(`${app.env.config.PUBLIC_URL}/invitation/[\\w-]{43}`));
     const again = await invite({ role: 'customer', emails: 'carol@globex.example', customers: ['globex'] });

@@ -1,5 +1,5 @@
 /**
- * Issue 19: the api keeps users and tenant admissions in process so an authenticated request needs no database round
+ * The hot path: the api keeps users and tenant admissions in process so an authenticated request needs no database round
  * trip, yet every change to who may do what is refused AT ONCE, also by another api process on the same Redis and
  * database. Each test first warms the other process (`b`) with an answer that succeeds, changes access through the
  * first (`a`), and asks `b` again straight away: no waiting, no retry.

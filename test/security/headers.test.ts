@@ -1,5 +1,5 @@
 /**
- * Security headers (issue 12), set by @fastify/helmet: a content security policy that allows what the product
+ * Security headers, set by @fastify/helmet: a content security policy that allows what the product
  * loads and nothing else, no framing by other sites, no sniffing, no Referer leaks, HSTS over https; and who may
  * read /metrics and /docs in production.
  */

@@ -1,5 +1,5 @@
 /**
- * No secret in an identifier (issue 12): the invitation token, which is the credential of the link, appears in the
+ * No secret in an identifier: the invitation token, which is the credential of the link, appears in the
  * e-mail's body only: not in the notify job's id or key, not in the Message-ID, not in a log line of the api or the
  * worker (pino output captured at trace level), not in /metrics.
  */

@@ -1,5 +1,5 @@
 /**
- * The findings of issue 12 about input, one named case each: every such input answers 400 `{ detail }`
+ * Inputs that once broke the api, one named case each: every such input answers 400 `{ detail }`
  * (before the input policy each of these was a 500 from PostgreSQL or a crash).
  */
 import t from 'tap';

@@ -35,7 +35,7 @@ t.test('local identity provider', async (t) => {
   async function finish(cookie: string, location: string) {
     const res = await fetch(location, { headers: { cookie }, redirect: 'manual' });
     const html = await res.text();
-    // The session token rides only in the httpOnly cookie, never in the page (issue 12).
+    // The session token rides only in the httpOnly cookie, never in the page a script could read.
     const token = /(?:^|, )token=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1];
     return { status: res.status, token, result: JSON.parse(html.match(/data-result='([^']*)'/)![1].replace(/&#39;/g, "'")) };
   }

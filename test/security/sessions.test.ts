@@ -1,5 +1,5 @@
 /**
- * Sessions that end (issue 12): logout ends the whole sign-in (every token refreshed from it), a user can sign out
+ * Sessions that end: logout ends the whole sign-in (every token refreshed from it), a user can sign out
  * everywhere, an admin can end a user's sessions, a session has an absolute lifetime, and the refusal is immediate
  * in every api process. Cookie-authenticated writes must come from our own pages.
  */
