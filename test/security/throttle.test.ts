@@ -59,6 +59,19 @@ t.test('the counts are kept in Redis: a lockout holds on every api process', asy
   t.ok(keys.length > 0, 'counted under the deployment’s prefix');
 });
 
+t.test('the lockout keys name what they count: the account and the address, nothing else', async (t) => {
+  const app = await build(t);
+  const prefix = app.env.config.QUEUE_PREFIX;
+  await attempt(app, 'Alice@Acme.example', 'wrong-password');
+  const keys = (await app.producers.redis.keys(`${prefix}:rate-limit:*`)).sort();
+  t.same(keys, [`${prefix}:rate-limit:login-account:alice@acme.example`, `${prefix}:rate-limit:login-address:127.0.0.1`], 'one key each, readable');
+  for (const key of keys) {
+    t.equal(await app.producers.redis.get(key), '1', `${key} counts the failure`);
+    const ttl = await app.producers.redis.pttl(key);
+    t.ok(ttl > 0 && ttl <= app.env.config.LOGIN_LOCKOUT_MINUTES * 60_000, `${key} expires with the lockout window`);
+  }
+});
+
 t.test('invitation links cannot be guessed at speed', async (t) => {
   const app = await build(t);
   let last = await app.inject({ method: 'GET', url: '/v1/invitations/guess-0' });

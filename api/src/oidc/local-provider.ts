@@ -4,14 +4,13 @@ import formbody from '@fastify/formbody';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
 import { MESSAGES } from '@cc/shared/constants.ts';
-import { checkPassword } from '@cc/shared/admin/passwords.ts';
 
 /**
  * A small OpenID Connect provider served in-process (OIDC=local, development only: loadConfig refuses it
  * in production): discovery, authorize, token (authorization code + PKCE S256), JWKS and userinfo. The api
  * talks to it with openid-client exactly as it talks to a real provider. Like a real provider it
  * authenticates its users: the authorize page asks for the e-mail and password, checked against the stored
- * password hash, and `email_verified` is the account's own flag, never something the form can claim.
+ * password hash through the sign-in lockout, and `email_verified` is the account's own flag, never something the form can claim.
  * Codes live in memory: one process, one developer, one minute.
  */
 export interface LocalProviderOptions {
@@ -99,12 +98,20 @@ export const localOidcProvider: FastifyPluginAsyncTypebox<LocalProviderOptions> 
     return reply.headers(htmlHeaders).send(page(q));
   });
 
-  app.post('/authorize', { config: policy, schema: { ...hidden, body: AuthorizeForm, response: { 400: Detail, 401: Type.String() } } }, async (req, reply) => {
+  app.post('/authorize', { config: policy, schema: { ...hidden, body: AuthorizeForm, response: { 400: Detail, 401: Type.String(), 429: Type.String() } } }, async (req, reply) => {
     const b = req.body ?? {};
     if (b.client_id !== opts.clientId) return reply.code(400).send({ detail: 'unknown client_id' });
     if (!registered(b.redirect_uri)) return reply.code(400).send({ detail: UNREGISTERED });
     const email = (b.email ?? '').trim().toLowerCase();
-    const user = email && b.password ? await checkPassword(app.pg, email, b.password) : null;
+    // The same lockout as /v1/auth/login (per account and per address): this form must not be a way around it.
+    let user;
+    try {
+      user = await app.passwords.authenticate(req, email, b.password ?? '');
+    } catch (err) {
+      const locked = err as { statusCode?: number; headers?: Record<string, string>; message: string };
+      if (locked.statusCode !== 429) throw err;
+      return reply.code(429).headers({ ...htmlHeaders, ...locked.headers }).send(page(b, { email, message: locked.message }));
+    }
     if (!user) return reply.code(401).headers(htmlHeaders).send(page(b, { email, message: MESSAGES.invalidLogin }));
     const code = randomBytes(24).toString('base64url');
     codes.set(code, {

@@ -6,8 +6,6 @@ import { endSession, endUserSessions, findOpenSession } from '@cc/shared/db/sess
 import { Claims, TokenAnswer, withErrors } from '@cc/shared/schemas/common.ts';
 import { errors } from '../../errors.ts';
 import { TOKEN_COOKIE } from '../../plugins/app/auth.ts';
-import { checkPassword } from '@cc/shared/admin/passwords.ts';
-
 
 const LoginBody = Type.Object({
   email: Type.String({ pattern: EMAIL_PATTERN }),
@@ -24,13 +22,9 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
       schema: { tags: ['auth'], summary: 'Sign in with e-mail and password', body: LoginBody, response: withErrors({ 200: TokenAnswer }) },
     },
     async (req, reply) => {
-      // Locked accounts and addresses are refused before the password is even looked at (issue 12).
-      await app.loginLockout.check(req, req.body.email);
-      const user = await checkPassword(app.pg, req.body.email, req.body.password);
-      if (!user) {
-        await app.loginLockout.failed(req, req.body.email);
-        throw new errors.invalidLogin();
-      }
+      // Through the lockout, as every presented password (locked accounts and addresses answer 429).
+      const user = await app.passwords.authenticate(req, req.body.email, req.body.password);
+      if (!user) throw new errors.invalidLogin();
       if (!user.email_verified) throw new errors.unverifiedEmail();
       return app.issueToken(user, reply);
     },
