@@ -83,6 +83,6 @@ export async function startFakeCloudAsset(opts: { token?: string } = {}): Promis
     return true;
   };
 
-  const fake = await startGoogleFake('cloudasset.googleapis.com', [list], opts);
+  const fake = await startGoogleFake('cloudasset.googleapis.com', [list], { ...opts, specs: ['cloudasset.v1.json'] });
   return Object.assign(fake, { assets, pagePlan });
 }

@@ -51,7 +51,7 @@ export async function startFakeDrive(): Promise<FakeDrive> {
       });
       return true;
     },
-  ]);
+  ], { specs: ['drive.v3.json'] });
   return {
     ...fake,
     rootUrl: `http://127.0.0.1:${fake.endpoint.port}/`,

@@ -89,6 +89,11 @@ export interface FakeJira {
   engineerSet(key: string, change: { status?: string; priority?: string; assignee?: string }, at?: Date): void;
   /** Makes `n` extra issues in the project (for pagination). */
   seedIssues(n: number): void;
+  /**
+   * getCommentsByIds answers at most `n` comments a call with `isLast: false` when more were asked, as a
+   * PageBeanComment may (the default answers every id at once).
+   */
+  commentListPage(n: number): void;
   close(): Promise<void>;
 }
 
@@ -126,6 +131,7 @@ export async function startFakeJira(opts: { email: string; apiToken: string; pro
   let resetOnly = false;
   const lose: { method: string; path: RegExp }[] = [];
   let lagMs = 1500;
+  let commentListMax = 1000;
   const indexedAt = new Map<string, number>();
   const auth = `Basic ${Buffer.from(`${opts.email}:${opts.apiToken}`).toString('base64')}`;
   let base = '';
@@ -291,7 +297,8 @@ export async function startFakeJira(opts: { email: string; apiToken: string; pro
         const values = [];
         for (const issue of issues.values()) for (const c of issue.comments) if (ids.includes(Number(c.id))) values.push(commentView(issue, c, withProperties));
         values.sort((a, b) => Number(a.id) - Number(b.id));
-        return send(res, 200, { self: `${base}/rest/api/3/comment/list`, maxResults: 1000, startAt: 0, total: values.length, isLast: true, values });
+        const page = values.slice(0, commentListMax);
+        return send(res, 200, { self: `${base}/rest/api/3/comment/list`, maxResults: commentListMax, startAt: 0, total: page.length, isLast: page.length === values.length, values: page });
       }
       if ((m = /^\/rest\/api\/3\/comment\/(\d+)\/properties\/([^/]+)$/.exec(path)) && method === 'GET') {
         const c = [...issues.values()].flatMap((i) => i.comments).find((x) => x.id === m![1]);
@@ -444,6 +451,9 @@ export async function startFakeJira(opts: { email: string; apiToken: string; pro
       for (let i = 0; i < n; i++) {
         createIssue({ summary: `Seeded ${i}`, issuetype: { name: 'Task' }, labels: [] }, new Date(Date.now() - (n - i) * 1000));
       }
+    },
+    commentListPage(n) {
+      commentListMax = n;
     },
     close: () => new Promise<void>((r) => server.close(() => r())),
   };

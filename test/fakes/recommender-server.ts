@@ -117,7 +117,7 @@ export async function startFakeRecommender(opts: { token?: string; readsPerDay?:
     return true;
   };
 
-  const fake: FakeRecommender = Object.assign(await startGoogleFake('recommender.googleapis.com', [list, mark], opts), {
+  const fake: FakeRecommender = Object.assign(await startGoogleFake('recommender.googleapis.com', [list, mark], { ...opts, specs: ['recommender.v1.json'] }), {
     recommendations,
     readsLeft: opts.readsPerDay ?? 100,
     marks,

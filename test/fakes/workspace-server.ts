@@ -3,7 +3,13 @@
  * Manager (licenseAssignments listForProduct), as `googleapis` reaches them through `rootUrl`. Like Google:
  * a changeSeats gives the subscription a new subscriptionId, a body carrying licensedNumberOfSeats is a 400,
  * annual seats cannot go down, assignments come in pages of maxResults, and errors carry `errors[]`.
+ * Requests are checked against Google's discovery documents (specs/reseller.v1.json, specs/licensing.v1.json).
+ * Reseller takes a customer's domain or unique id; Licensing only the unique id (`C0…`): a domain there is
+ * refused in the document's words. The documents do not say which error Google answers then: the fake's 400
+ * `invalid` is a guess.
  */
+import { createHash } from 'node:crypto';
+import { discovery } from './discovery-validator.ts';
 import { startGoogleFake, type GoogleFake, type Send } from './google-rest.ts';
 
 export interface FakeSubscription {
@@ -27,6 +33,9 @@ export interface FakeWorkspace extends GoogleFake {
   failNextChangeSeats(status: number): void;
 }
 
+/** The unique id Google gives the customer of a domain (`C0` and eight characters, as the Admin console shows). */
+export const customerIdOf = (domain: string) => `C0${createHash('sha1').update(domain).digest('hex').slice(0, 7)}`;
+
 const discoveryError = (send: Send, code: number, message: string, reason: string) =>
   send(code, { error: { code, message, errors: [{ message, domain: 'global', reason }] } });
 
@@ -39,7 +48,7 @@ export async function startFakeWorkspace(): Promise<FakeWorkspace> {
 
   const toSubscription = (s: Required<FakeSubscription>) => ({
     kind: 'reseller#subscription',
-    customerId: `C0${s.customerDomain.length}abc`,
+    customerId: customerIdOf(s.customerDomain),
     subscriptionId: s.subscriptionId,
     customerDomain: s.customerDomain,
     skuId: s.skuId,
@@ -54,8 +63,8 @@ export async function startFakeWorkspace(): Promise<FakeWorkspace> {
   const fake = await startGoogleFake('workspace', [
     (req, send) => {
       if (req.method !== 'GET' || req.path !== '/apps/reseller/v1/subscriptions') return false;
-      const domain = req.query.get('customerId') ?? '';
-      const mine = subscriptions.filter((s) => s.customerDomain === domain);
+      const customer = req.query.get('customerId') ?? '';
+      const mine = subscriptions.filter((s) => s.customerDomain === customer || customerIdOf(s.customerDomain) === customer);
       if (mine.length === 0) return (discoveryError(send, 404, 'Not Found', 'notFound'), true);
       // One subscription per page, so every listing pages.
       const start = Number(req.query.get('pageToken') ?? 0);
@@ -66,7 +75,7 @@ export async function startFakeWorkspace(): Promise<FakeWorkspace> {
     (req, send) => {
       const m = /^\/apps\/reseller\/v1\/customers\/([^/]+)\/subscriptions\/([^/]+)\/changeSeats$/.exec(req.path);
       if (req.method !== 'POST' || !m) return false;
-      const sub = subscriptions.find((s) => s.customerDomain === m[1] && s.subscriptionId === m[2]);
+      const sub = subscriptions.find((s) => (s.customerDomain === m[1] || customerIdOf(s.customerDomain) === m[1]) && s.subscriptionId === m[2]);
       if (!sub) return (discoveryError(send, 404, 'Not Found', 'notFound'), true);
       const body = req.body ?? {};
       seatChanges.push({ subscriptionId: m[2], body });
@@ -88,8 +97,17 @@ export async function startFakeWorkspace(): Promise<FakeWorkspace> {
     (req, send) => {
       const m = /^\/apps\/licensing\/v1\/product\/([^/]+)\/users$/.exec(req.path);
       if (req.method !== 'GET' || !m) return false;
-      const domain = req.query.get('customerId') ?? '';
-      const all = m[1] === 'Google-Apps' ? (assignments.get(domain) ?? []) : [];
+      const customerId = req.query.get('customerId') ?? '';
+      const domain = subscriptions.find((s) => customerIdOf(s.customerDomain) === customerId)?.customerDomain;
+      if (domain === undefined) {
+        // Not a customer's unique id (a domain, say): refused in the document's words, and recorded as a violation.
+        try {
+          discovery('licensing.v1.json').refuse(req.methodId, 'customerId', customerId);
+        } catch (err) {
+          return (discoveryError(send, 400, (err as Error).message, 'invalid'), true);
+        }
+      }
+      const all = m[1] === 'Google-Apps' ? (assignments.get(domain!) ?? []) : [];
       const max = Math.min(Number(req.query.get('maxResults') ?? 100), 1000);
       const start = Number(req.query.get('pageToken') ?? 0);
       const items = all.slice(start, start + max).map((a) => ({
@@ -98,7 +116,7 @@ export async function startFakeWorkspace(): Promise<FakeWorkspace> {
       send(200, { kind: 'licensing#licenseAssignmentList', etag: 'e', items, ...(start + max < all.length ? { nextPageToken: String(start + max) } : {}) });
       return true;
     },
-  ]);
+  ], { specs: ['reseller.v1.json', 'licensing.v1.json'] });
 
   return {
     ...fake,

@@ -105,6 +105,19 @@ t.test('search pages with nextPageToken until isLast', async (t) => {
   t.same(jira.unhandled, []);
 });
 
+t.test('getCommentsByIds answers that are not the last page are followed until every comment is read', async (t) => {
+  const { jira, system } = await fake(t);
+  const { key } = await system.createIssue({ summary: 'Paged comments', description: 'd', priority: 'P3', labels: [] });
+  await system.addComment(key, { body: 'first', marker: 'c-1' });
+  for (let i = 2; i <= 5; i++) jira.engineerComment(key, `engineer ${i}`);
+  jira.commentListPage(2);
+  const comments = await system.listComments(key);
+  t.same(comments.map((c) => [c.body, c.marker]), [['first', 'c-1'], ['engineer 2', null], ['engineer 3', null], ['engineer 4', null], ['engineer 5', null]]);
+  const lists = jira.requests.filter((r) => r.path.startsWith('/rest/api/3/comment/list')).map((r) => JSON.parse(r.body).ids.length);
+  t.same(lists, [5, 3, 1], 'each further call asks for the ids the page before left out');
+  t.same(jira.unhandled, []);
+});
+
 t.test('429 answers are retried after Retry-After', async (t) => {
   const { jira, system } = await fake(t);
   jira.rateLimitNext(2, 1);

@@ -4,7 +4,9 @@ import { auth as googleAuth } from 'googleapis/build/src/apis/reseller/index.js'
 import { googleWorkspace } from '@cc/shared/workspace/google.ts';
 import { localWorkspace, usedOn } from '@cc/shared/workspace/local.ts';
 import { WorkspaceError } from '@cc/shared/ports/workspace.ts';
-import { addSubscription, startFakeWorkspace } from '../fakes/workspace-server.ts';
+import { licensing } from 'googleapis/build/src/apis/licensing/index.js';
+import { addSubscription, customerIdOf, startFakeWorkspace } from '../fakes/workspace-server.ts';
+import { takeViolations } from '../fakes/spec-violations.ts';
 import { findLicense, insertLicense } from '@cc/shared/db/licenses/licenses.ts';
 import { insertOrder, setOrderStatus } from '@cc/shared/db/licenses/orders.ts';
 import { approveOrder } from '../../api/src/licenses/decide.ts';
@@ -33,9 +35,24 @@ t.test('real: seats total from the subscription, used from the assignments, acro
   ]);
   const assignmentPages = fake.requests.filter((r) => r.path === '/apps/licensing/v1/product/Google-Apps/users');
   t.equal(assignmentPages.length, 2, 'assignments paged at maxResults 1000');
-  t.ok(assignmentPages.every((r) => r.query.get('customerId') === 'acme.example' && r.query.get('maxResults') === '1000'));
+  t.same([...new Set(assignmentPages.map((r) => r.query.get('customerId')))], [customerIdOf('acme.example')], "Licensing is given the customer's unique id from the subscriptions, not the domain");
+  t.ok(assignmentPages.every((r) => r.query.get('maxResults') === '1000'));
   t.equal(fake.requests.filter((r) => r.path === '/apps/reseller/v1/subscriptions').length, 3, 'subscriptions listed until nextPageToken is absent');
   t.same(fake.unhandled, []);
+});
+
+t.test('the fake refuses, in the Licensing document’s words, a domain given as customerId', async (t) => {
+  const { fake } = await realSetup(t);
+  addSubscription(fake, { customerDomain: 'acme.example', skuId: '1010020028', skuName: 'Business Standard', planName: 'FLEXIBLE', seats: 5 });
+  const auth = new googleAuth.OAuth2();
+  auth.setCredentials({ access_token: fake.token, expiry_date: Date.now() + 3_600_000 });
+  const api = licensing({ version: 'v1', auth, rootUrl: fake.rootUrl });
+  const wrong = await api.licenseAssignments.listForProduct({ productId: 'Google-Apps', customerId: 'acme.example' }).catch((e: unknown) => e);
+  t.match(wrong, { status: 400, message: /customerId="acme\.example".*The customer's unique ID as defined in the Admin console, such as `C00000000`/ });
+  t.same(takeViolations().map((v) => v.replace(/customerId=.*/, 'customerId=…')), ['licensing v1 (discovery revision 20220430): licensing.licenseAssignments.listForProduct: customerId=…']);
+  const unknownParam = await api.licenseAssignments.listForProduct({ productId: 'Google-Apps', customerId: customerIdOf('acme.example'), maxResults: 5000 }).catch((e: unknown) => e);
+  t.match(unknownParam, { status: 400, message: /maxResults: 5000 is outside 1\.\.1000/ }, 'the parameter bounds come from the document too');
+  t.equal(takeViolations().length, 1);
 });
 
 t.test('real: ensureSeats sets the plan’s writable field, by SKU, once', async (t) => {

@@ -61,12 +61,22 @@ export function googleWorkspace(opts: GoogleWorkspaceOptions): Workspace {
     return out;
   }
 
-  async function usedBySku(domain: string): Promise<Map<string, number>> {
+  /**
+   * Licensing takes the customer's unique id (`C0…`), not the domain Reseller accepts: it comes from the
+   * domain's subscriptions, which all carry it.
+   */
+  function customerIdOf(domain: string, list: reseller_v1.Schema$Subscription[]): string {
+    const id = list.find((s) => s.customerId)?.customerId;
+    if (!id) throw new WorkspaceError(`Domain ${domain} has no subscription naming its customer id`, false);
+    return id;
+  }
+
+  async function usedBySku(customerId: string): Promise<Map<string, number>> {
     const used = new Map<string, number>();
     let pageToken: string | undefined;
     do {
       const { data } = await call('licenseAssignments.listForProduct', () =>
-        assignments.listForProduct({ productId: WORKSPACE_PRODUCT, customerId: domain, maxResults: 1000, pageToken }),
+        assignments.listForProduct({ productId: WORKSPACE_PRODUCT, customerId, maxResults: 1000, pageToken }),
       );
       for (const a of data.items ?? []) if (a.skuId) used.set(a.skuId, (used.get(a.skuId) ?? 0) + 1);
       pageToken = data.nextPageToken ?? undefined;
@@ -88,7 +98,9 @@ export function googleWorkspace(opts: GoogleWorkspaceOptions): Workspace {
   return {
     name: 'google',
     async listSeats(domain) {
-      const [list, used] = await Promise.all([activeSubscriptions(domain), usedBySku(domain)]);
+      const list = await activeSubscriptions(domain);
+      if (list.length === 0) return [];
+      const used = await usedBySku(customerIdOf(domain, list));
       return list.map((s) => seatsOf(s, used));
     },
     async ensureSeats(domain, skuId, target) {
@@ -105,7 +117,7 @@ export function googleWorkspace(opts: GoogleWorkspaceOptions): Workspace {
         );
         current = data;
       }
-      return seatsOf(current, await usedBySku(domain));
+      return seatsOf(current, await usedBySku(customerIdOf(domain, [current, sub])));
     },
   };
 }

@@ -48,8 +48,9 @@ const CREATE_SCAN_GAP = 5;
 const CREATE_SCAN_MAX = 500;
 /** `reconcileIssues` takes at most 50 issue ids (Atlassian, "Search after write with search and reconcile"). */
 const MAX_RECONCILE = 50;
-/** getCommentsByIds takes at most 1000 ids; getComments pages by at most 100. */
+/** getComments pages by at most 100; getCommentsByIds takes at most 1000 ids. */
 const COMMENT_PAGE = 100;
+const COMMENT_IDS_PER_CALL = 1000;
 
 interface JiraComment {
   id: string;
@@ -200,10 +201,19 @@ export function jiraCloudTicketSystem(opts: JiraCloudOptions): TicketSystem {
   async function commentMarkers(ids: string[]): Promise<Map<string, string | null>> {
     const markers = new Map<string, string | null>();
     if (ids.length === 0) return markers;
-    const page = await request<{ values: JiraComment[] }>('POST', '/rest/api/3/comment/list?expand=properties', { json: { ids: ids.map(Number) } });
-    for (const c of page.values) {
-      const value = c.properties?.find((p) => p.key === COMMENT_PROPERTY)?.value;
-      markers.set(String(c.id), typeof value?.id === 'string' ? value.id : null);
+    // The operation takes no startAt: a page that is not the last is followed by a call for the ids it left out,
+    // at most 1000 ids a call (the document's limit). A call that returns nothing new ends the reading.
+    let left = [...new Set(ids)];
+    while (left.length > 0) {
+      const asked = left.slice(0, COMMENT_IDS_PER_CALL);
+      const page = await request<{ values: JiraComment[]; isLast?: boolean }>('POST', '/rest/api/3/comment/list?expand=properties', { json: { ids: asked.map(Number) } });
+      for (const c of page.values) {
+        const value = c.properties?.find((p) => p.key === COMMENT_PROPERTY)?.value;
+        markers.set(String(c.id), typeof value?.id === 'string' ? value.id : null);
+      }
+      const rest = asked.filter((id) => !markers.has(id));
+      const progressed = rest.length < asked.length;
+      left = [...(page.isLast === false && progressed ? rest : []), ...left.slice(COMMENT_IDS_PER_CALL)];
     }
     return markers;
   }
