@@ -45,8 +45,9 @@ deps: install ## Import rules (dependency-cruiser, .dependency-cruiser.cjs): no 
 
 check: lint typecheck deps ## Lint, typecheck and import rules
 
-docs-config: install ## Regenerate README's configuration table and .env.example from shared/src/config.ts
+docs-config: services install ## Regenerate README's settings table, .env.example and the code maps in docs/ARCHITECTURE.md, workers/README.md
 	npx tsx infra/scripts/config-table.ts --write
+	npx tsx infra/scripts/docs-map.ts --write
 
 unit: services install ## tap: unit and integration tests against real PostgreSQL and Redis
 	npx tap
