@@ -58,7 +58,7 @@ t.test('initialise, password, rebuild: sealed at rest, same password throughout'
   const before = await post(app, alice, '/v1/monitoring/acme-corp/password');
   t.equal(before.statusCode, 404);
   t.same(before.json(), NOT_IMPLEMENTED, 'not initialised yet');
-  const panel0 = await app.inject({ url: '/v1/monitoring/acme-corp/', headers: bearer(victor) });
+  const panel0 = await app.inject({ url: '/v1/monitoring/acme-corp/', headers: bearer(alice) });
   t.same(panel0.json(), {
     user_id: 'Acme Corp',
     service_account_email: 'commandcenter@acme-corp-ops.iam.gserviceaccount.com',
@@ -69,6 +69,8 @@ t.test('initialise, password, rebuild: sealed at rest, same password throughout'
     status: null,
     last_error: null,
   });
+  // victor's filter (team=analytics) admits neither project: they carry no labels
+  t.same((await app.inject({ url: '/v1/monitoring/acme-corp/', headers: bearer(victor) })).json().projects, [], 'a viewer sees his projects only');
 
   const init = await post(app, alice, '/v1/monitoring/acme-corp/');
   t.equal(init.statusCode, 200, init.body);
@@ -171,12 +173,18 @@ t.test('without a worker the click is answered at once', async (t) => {
 t.test('the built-in dashboard figures are healthFigures() of the customer', async (t) => {
   const app = (await build(t)) as App;
   await billed(app);
-  const victor = await login(app, 'victor@acme.example');
-  const res = await app.inject({ url: '/v1/monitoring/acme-corp/figures/', headers: bearer(victor) });
+  const alice = await login(app, 'alice@acme.example');
+  const res = await app.inject({ url: '/v1/monitoring/acme-corp/figures/', headers: bearer(alice) });
   t.equal(res.statusCode, 200);
   const figures = res.json();
   t.same(figures, await healthFigures(app.env.pool, 'acme-corp', billingToday()), 'nothing lost on the wire');
   t.same(figures.projects.map((p: { project_id: string }) => p.project_id), ['acme-dev', 'acme-prod']);
+  // a viewer's figures are restricted by his filter (test/integration/viewer-health-figures.test.ts)
+  const victor = await login(app, 'victor@acme.example');
+  const viewer = await app.inject({ url: '/v1/monitoring/acme-corp/figures/', headers: bearer(victor) });
+  const filter = [{ label_key: 'team', label_value: 'analytics' }];
+  t.same(viewer.json(), await healthFigures(app.env.pool, 'acme-corp', billingToday(), new Date(), filter));
+  t.same(viewer.json().projects, [], 'neither project carries his label');
 });
 
 t.test('cc_queue_oldest_waiting_seconds: age of the oldest waiting job per queue', async (t) => {

@@ -6,12 +6,15 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { TenantCustomer } from '@cc/shared/db/customers.ts';
-import { viewerFilters, type CustomerBilling, type LabelFilter } from '@cc/shared/db/billing-query.ts';
+import type { CustomerBilling, LabelFilter } from '@cc/shared/db/billing-query.ts';
 import type { AuthUser } from '../plugins/app/auth.ts';
 import { errors } from '../errors.ts';
+import { viewerRestriction } from '../viewer-restriction.ts';
+
+// One definition of the viewer's restriction for billing, System Health and the rest (viewer-restriction.ts).
+export { isViewer, VIEWER_WITHOUT_FILTER } from '../viewer-restriction.ts';
 
 export const MISSING_BILLING_ACCOUNT = 'Missing Billing Account. Please contact your system administrator.';
-export const VIEWER_WITHOUT_FILTER = 'Please contact your system administrator';
 
 export interface AccountContext {
   customerId: string;
@@ -20,8 +23,6 @@ export interface AccountContext {
   /** null: unrestricted; a list: the customerViewer's filters on this customer (never empty). */
   viewer: LabelFilter[] | null;
 }
-
-export const isViewer = (user: AuthUser | null) => user?.role === 'customerViewer' && !user.admin;
 
 /** The billing settings alone: they are part of every cached answer's key, so nothing else may slip in. */
 const billingOf = (c: TenantCustomer): CustomerBilling => ({
@@ -37,11 +38,6 @@ export async function accountContext(app: FastifyInstance, customer: TenantCusto
   if (customer.billing_account_ids.length === 0) throw new errors.notFound(MISSING_BILLING_ACCOUNT);
   const account = billingAccountId || customer.billing_account_ids[0];
   if (!customer.billing_account_ids.includes(account)) throw new errors.notFound('Billing account not found');
-  let viewer: LabelFilter[] | null = null;
-  if (user && isViewer(user)) {
-    const { customer_id } = customer;
-    viewer = await app.access.remember(`viewer:${customer_id}:${user.email}`, user.epoch, () => viewerFilters(app.pg, customer_id, user.email));
-    if (viewer.length === 0) throw new errors.forbidden(VIEWER_WITHOUT_FILTER);
-  }
+  const viewer = await viewerRestriction(app, customer.customer_id, user);
   return { customerId: customer.customer_id, billingAccountId: account, customer: billingOf(customer), viewer };
 }

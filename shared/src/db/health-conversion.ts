@@ -20,7 +20,13 @@ const message = (u: Omit<UnconvertedSpend, 'message'>, display: string) => {
   return `No ${u.currency} to ${display} rate within 7 days before the usage days ${days}: ${u.amount} ${u.currency} is not converted and not included in the figures.`;
 };
 
-export async function healthConversion(db: Queryable, customerId: string, today: string): Promise<{ currency: string; unconverted: UnconvertedSpend[] }> {
+/** `viewerFilters`: a customerViewer's filters as jsonb text (null: unrestricted); his spend only, as in his figures. */
+export async function healthConversion(
+  db: Queryable,
+  customerId: string,
+  today: string,
+  viewerFilters: string | null = null,
+): Promise<{ currency: string; unconverted: UnconvertedSpend[] }> {
   const { rows } = await db.query<{ display: string; currency: string | null; amount: string | null; missing_from: string | null; missing_to: string | null }>(
     `WITH c AS (
        SELECT billing_currency AS display, billing_account_ids, least(date_trunc('month', $2::date)::date, $2::date - 29) AS first_day
@@ -39,10 +45,12 @@ export async function healthConversion(db: Queryable, customerId: string, today:
           AND d.usage_date BETWEEN c.first_day AND $2::date AND d.currency <> c.display
          LEFT JOIN rates r ON r.billing_account_id = d.billing_account_id AND r.currency = d.currency AND r.day = d.usage_date
         WHERE r.rate IS NULL
+          AND ($3::jsonb IS NULL OR (d.usage_date, d.project_id) IN (
+                SELECT v.usage_date, v.project_id FROM viewer_allowed_days($1, a.billing_account_id, c.first_day, $2::date, $3::jsonb) v))
         GROUP BY d.currency
      )
      SELECT c.display, m.currency, m.amount, m.missing_from, m.missing_to FROM c LEFT JOIN missing m ON true ORDER BY m.currency`,
-    [customerId, today],
+    [customerId, today, viewerFilters],
   );
   const display = rows[0]?.display ?? 'EUR';
   const unconverted = rows

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { ANOMALY_DATE_OFFSET_DAYS } from '../insights/anomaly-rule.ts';
 import { TICKET_PRIORITIES, type TicketPriority } from '../tickets/rules.ts';
 import { addDays } from '../time.ts';
+import type { LabelFilter } from '../claims.ts';
 import type { Queryable } from './pool.ts';
 import { healthConversion, type UnconvertedSpend } from './health-conversion.ts';
 
@@ -89,12 +90,16 @@ export interface HealthFigures {
 
 /**
  * Every figure of the customer's dashboard. `today` is the US/Pacific billing day (billingToday()); `now` the instant
- * ticket waits are measured to (parameters, so tests can fix both).
+ * ticket waits are measured to (parameters, so tests can fix both). `viewer`: a customerViewer's filters on the
+ * customer (null: unrestricted): his projects, spend and anomalies are those his filters admit, as on his billing
+ * dashboard, and he gets no alerts (they are the customer's budgets over the whole account; he holds no alerts
+ * permission).
  */
-export async function healthFigures(db: Queryable, customerId: string, today: string, now: Date = new Date()): Promise<HealthFigures> {
+export async function healthFigures(db: Queryable, customerId: string, today: string, now: Date = new Date(), viewer: LabelFilter[] | null = null): Promise<HealthFigures> {
   const anomalyDate = addDays(today, -ANOMALY_DATE_OFFSET_DAYS);
   const monthStart = `${today.slice(0, 8)}01`;
-  const projects = await db.query<ProjectHealth>(PROJECTS_SQL, [customerId, today, anomalyDate]);
+  const filters = viewer === null ? null : JSON.stringify(viewer);
+  const projects = await db.query<ProjectHealth>(PROJECTS_SQL, [customerId, today, anomalyDate, filters]);
 
   // Same scope and spend as recordQuotaCrossings (shared/src/db/alerts.ts): the first billing account, cost + credits,
   // each row converted into the billing currency at its usage day's rate (a row without a rate is left out).
@@ -122,11 +127,11 @@ export async function healthFigures(db: Queryable, customerId: string, today: st
            ) x
            LEFT JOIN rates r ON r.currency = x.currency AND r.day = x.usage_date
        ) t
-      WHERE a.customer_id = $1 AND cardinality(c.billing_account_ids) > 0
+      WHERE a.customer_id = $1 AND cardinality(c.billing_account_ids) > 0 AND NOT $4::boolean
       ORDER BY a.id`,
-    [customerId, monthStart, today],
+    [customerId, monthStart, today, viewer !== null],
   );
-  const conversion = await healthConversion(db, customerId, today);
+  const conversion = await healthConversion(db, customerId, today, filters);
 
   const tickets = await db.query<TicketHealth>(
     `SELECT p.priority,

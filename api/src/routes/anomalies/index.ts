@@ -7,7 +7,7 @@ import { normaliseDecimal } from '@cc/shared/decimal.ts';
 import { AnomalyAnswer, AnomalyParams } from '@cc/shared/schemas/insights.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import { errors } from '../../errors.ts';
-import type { AuthUser } from '../../plugins/app/auth.ts';
+import { viewerRestriction } from '../../viewer-restriction.ts';
 
 /** A threshold from the path: decimal text ≥ 0 (no exponent games: normalised before use). */
 function threshold(name: string, raw: string): string {
@@ -15,12 +15,6 @@ function threshold(name: string, raw: string): string {
   if (value === null) throw new errors.badRequest(`${name} must be a number`);
   if (value.startsWith('-')) throw new errors.badRequest(`${name} must be 0 or greater`);
   return value;
-}
-
-/** A customerViewer sees anomalies of the projects their filter for this customer admits (none without a filter). */
-function viewerLabels(user: AuthUser, customerId: string) {
-  if (user.role !== 'customerViewer') return null;
-  return user.filters.filter((f) => f.customer === customerId).flatMap((f) => f.project_label);
 }
 
 /** Anomalies (spec 000 §7): stored detection results of one account and day, filtered by the thresholds asked. */
@@ -43,6 +37,8 @@ const anomalies: FastifyPluginAsyncTypebox = async (app) => {
       const minValue = threshold('minimum_value_toggled_anomaly', p.minimum_value_toggled_anomaly);
       const customer = req.customer;
       if (!customer.billing_account_ids.includes(p.billing_account_id)) throw new errors.notFound('Billing account not found');
+      // A customerViewer sees anomalies of the projects his filters admit; none left: 403, as on his billing dashboard.
+      const labels = await viewerRestriction(app, customer.customer_id, req.auth);
 
       const base = {
         date: p.date,
@@ -53,20 +49,16 @@ const anomalies: FastifyPluginAsyncTypebox = async (app) => {
       };
       const run = customer.anomaly_detection ? await findAnomalyRun(app.pg, customer.customer_id, p.billing_account_id, p.date) : null;
       if (!run) return { ...base, anomalies: [], computed_at: null, judged_series: 0, cold_start_series: 0, cost_basis: null, not_converted: [] };
-      const labels = viewerLabels(req.auth!, customer.customer_id);
-      // in the customer's display currency, whatever currency each was judged in (issue 17)
-      const { rows, not_converted } =
-        labels && labels.length === 0
-          ? { rows: [], not_converted: [] }
-          : await listAnomaliesInDisplayCurrency(app.pg, {
-              customerId: customer.customer_id,
-              billingAccountId: p.billing_account_id,
-              date: p.date,
-              minPerc,
-              minValue,
-              projectLabels: labels,
-              labelDays: run.window_days,
-            });
+      // in the customer's display currency, whatever currency each was judged in
+      const { rows, not_converted } = await listAnomaliesInDisplayCurrency(app.pg, {
+        customerId: customer.customer_id,
+        billingAccountId: p.billing_account_id,
+        date: p.date,
+        minPerc,
+        minValue,
+        projectLabels: labels,
+        labelDays: run.window_days,
+      });
       return {
         ...base,
         window_days: run.window_days,

@@ -20,6 +20,7 @@ import {
   RecommendationPage,
 } from '@cc/shared/schemas/inventory.ts';
 import { errors } from '../../errors.ts';
+import { refuseViewer } from '../../viewer-restriction.ts';
 import { nextNightlySync, recommendationItem, syncRun } from './present.ts';
 import { GraphCache } from './graph-cache.ts';
 import { AssetTotals } from './asset-totals.ts';
@@ -28,9 +29,13 @@ const tags = ['inventory'];
 const tenant = { params: 'customer' } as const;
 const read = { permission: 'inventory_read', tenant } as const;
 
-/** Spec 000 §6: inventory_* plus the customer's inventory flag. */
+/** The estate (organisation, folders, every project, IAM) and its savings are whole: no project-label filter narrows them. */
+export const VIEWER_NO_INVENTORY = 'The inventory covers every project of the customer; a customer viewer sees only the projects of their filter';
+
+/** Spec 000 §6: inventory_* plus the customer's inventory flag; a customerViewer is limited to his projects (403). */
 function inventoryOn(req: FastifyRequest) {
   if (!req.customer.inventory) throw new errors.forbidden('Inventory is disabled for this customer');
+  refuseViewer(req.auth, VIEWER_NO_INVENTORY);
   return req.customer;
 }
 

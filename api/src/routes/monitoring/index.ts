@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { findMonitoringAccount, findMonitoringPassword } from '@cc/shared/db/monitoring.ts';
 import { healthFigures } from '@cc/shared/db/health-figures.ts';
+import { viewerProjectIds } from '@cc/shared/db/viewer-projects.ts';
 import { secretBoxFromConfig } from '@cc/shared/secrets-key.ts';
 import { billingToday } from '@cc/shared/time.ts';
 import { withErrors, ErrorBody } from '@cc/shared/schemas/common.ts';
@@ -18,6 +19,10 @@ import type { MonitoringAction } from '@cc/shared/db/monitoring.ts';
 import { errors } from '../../errors.ts';
 import { monitoringJobs, MonitoringRunError } from '../../monitoring/run-job.ts';
 import { cloudProjectsFor } from '../customers/cloud-projects.ts';
+import { refuseViewer, viewerRestriction } from '../../viewer-restriction.ts';
+
+/** Grafana's dashboards show the customer's every project: no project-label filter can narrow them. */
+export const VIEWER_NO_GRAFANA = 'The monitoring dashboard covers every project of the customer; a customer viewer sees only the projects of their filter';
 
 const RUN_STATUS = { failed: 502, 'no-worker': 503, timeout: 504 } as const;
 const runErrors = { 502: ErrorBody, 503: ErrorBody, 504: ErrorBody };
@@ -51,6 +56,8 @@ const monitoring: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req, reply) => {
       const customer = enabled(req);
+      // The built-in dashboard (MONITORING=local) applies the viewer's filter itself and its password opens nothing.
+      if (app.config.MONITORING === 'grafana') refuseViewer(req.auth, VIEWER_NO_GRAFANA);
       const password = await findMonitoringPassword(app.pg, box, customer.customer_id);
       if (password === null) throw new errors.notFound(MONITORING_NOT_IMPLEMENTED);
       // a credential: no proxy or browser cache may keep it
@@ -92,12 +99,15 @@ const monitoring: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       const customer = enabled(req);
+      const viewer = await viewerRestriction(app, customer.customer_id, req.auth);
       const account = await findMonitoringAccount(app.pg, customer.customer_id);
       const email = customer.service_account_email;
+      const granted = email ? await projects.grantedProjects({ customer_id: customer.customer_id, service_account_email: email }) : [];
+      const admitted = viewer === null ? null : await viewerProjectIds(app.pg, customer.customer_id, viewer);
       return {
         user_id: customer.customer_name,
         service_account_email: email,
-        projects: email ? await projects.grantedProjects({ customer_id: customer.customer_id, service_account_email: email }) : [],
+        projects: admitted === null ? granted : granted.filter((p) => admitted.has(p.project_id)),
         status: account?.status ?? null,
         last_error: account?.last_error ?? null,
       };
@@ -115,7 +125,12 @@ const monitoring: FastifyPluginAsyncTypebox = async (app) => {
         response: withErrors({ 200: HealthFigures }),
       },
     },
-    async (req) => healthFigures(app.pg, enabled(req).customer_id, billingToday()),
+    async (req) => {
+      const customer = enabled(req);
+      // the viewer's projects, spend and anomalies only, as on his billing dashboard; no filter left: 403 as there
+      const viewer = await viewerRestriction(app, customer.customer_id, req.auth);
+      return healthFigures(app.pg, customer.customer_id, billingToday(), new Date(), viewer);
+    },
   );
 };
 export default monitoring;
