@@ -113,8 +113,9 @@ t.test('System Health in Chromium', async (t) => {
   t.equal(await frame.getByRole('navigation', { name: 'Side menu' }).count(), 0, 'no app shell inside the frame');
   await frame.locator('[data-testid="health-chart"] .main-svg').first().waitFor();
   const spendChart = frame.getByRole('img', { name: /against the 28-day mean chart/ });
-  await spendChart.locator('.xtick').first().waitFor();
-  const ticks = (await spendChart.locator('.xtick text').allTextContents()).map((x) => x.trim());
+  // horizontal bars: the projects are the y axis
+  await spendChart.locator('.ytick').first().waitFor();
+  const ticks = (await spendChart.locator('.ytick text').allTextContents()).map((x) => x.trim());
   t.ok(ticks.length >= 2, `the spend chart has a bar group per project: ${ticks.join(', ')}`);
   const names = projects.map((p) => p.project_name || p.project_id);
   t.ok(ticks.length > 0 && ticks.every((x) => names.includes(x)), 'labelled with the billed projects');

@@ -18,3 +18,11 @@ export function formatTimestamp(instant: Date | string | number): string {
 export function formatListTimestamp(instant: Date | string | number): string {
   return listFormat.format(new Date(instant));
 }
+
+const zoneFormat = new Intl.DateTimeFormat('en-US', { timeZone: PACIFIC_TIME_ZONE, timeZoneName: 'short' });
+
+/** '2026/11/22 10:05 PST': a time shown on its own says its zone (the product's, US/Pacific). */
+export function formatTimestampWithZone(instant: Date | string | number): string {
+  const zone = zoneFormat.formatToParts(new Date(instant)).find((p) => p.type === 'timeZoneName')?.value ?? 'US/Pacific';
+  return `${formatTimestamp(instant)} ${zone}`;
+}

@@ -4,12 +4,17 @@ import type { HealthFigures } from '@cc/shared/schemas/monitoring.ts';
 import type { PageProps } from '../../app/route-types.ts';
 import { useDocumentTitle, PageLoading } from '../../common/Page.tsx';
 import { errorDetail } from '../../common/api-error.ts';
-import { formatListTimestamp } from '../../common/dates.ts';
+import { formatTimestampWithZone } from '../../common/dates.ts';
+import { useMediaQuery } from '../../common/useMediaQuery.ts';
 import { ListTable, type ListColumn } from '../../common/list/ListTable.tsx';
 import { useGetHealthFiguresQuery } from './systemHealthApi.ts';
 import { alertsFigure, formatMinutes, monthToDateFigure, spendFigure, ticketsFigure } from './health-charts.ts';
 import { HealthPlot } from './HealthPlot.tsx';
 import styles from './Kiosk.module.css';
+
+const REFRESH_MS = 5 * 60_000;
+/** A wall screen (1920×1080 and the like): every panel on one screen, no scrolling. */
+const WALL_QUERY = '(min-width: 1600px) and (min-height: 900px)';
 
 type Ticket = HealthFigures['tickets'][number];
 type Freshness = HealthFigures['freshness'][number];
@@ -23,7 +28,7 @@ const TICKET_COLUMNS: readonly ListColumn<Ticket>[] = [
 const FRESHNESS_COLUMNS: readonly ListColumn<Freshness>[] = [
   { id: 'account', header: 'Billing account', text: (r) => r.billing_account_id },
   { id: 'usage', header: 'Latest usage day', text: (r) => r.last_usage_date ?? '–' },
-  { id: 'ingest', header: 'Last ingest', text: (r) => (r.last_ingest_at ? formatListTimestamp(r.last_ingest_at) : '–') },
+  { id: 'ingest', header: 'Last ingest', text: (r) => (r.last_ingest_at ? formatTimestampWithZone(r.last_ingest_at) : '–') },
   { id: 'status', header: 'Latest batch', text: (r) => r.last_batch_status ?? '–' },
 ];
 
@@ -35,8 +40,14 @@ const FRESHNESS_COLUMNS: readonly ListColumn<Freshness>[] = [
 export function KioskPage({ route, params }: PageProps) {
   useDocumentTitle(route.title);
   const customerId = params.id ?? '';
-  const { currentData: f, error, isLoading } = useGetHealthFiguresQuery(customerId, { skip: !customerId, pollingInterval: 5 * 60_000 });
-  const charts = useMemo(() => (f ? { spend: spendFigure(f), mtd: monthToDateFigure(f), alerts: alertsFigure(f), tickets: ticketsFigure(f) } : null), [f]);
+  const { currentData: f, error, isLoading, fulfilledTimeStamp } = useGetHealthFiguresQuery(customerId, { skip: !customerId, pollingInterval: REFRESH_MS });
+  // a wall screen is read from across a room: larger type in the charts (the CSS lays the panels out for it)
+  const wall = useMediaQuery(WALL_QUERY);
+  const narrow = useMediaQuery('(max-width: 30rem)');
+  const charts = useMemo(() => {
+    const o = { wall, narrow };
+    return f ? { spend: spendFigure(f, o), mtd: monthToDateFigure(f, o), alerts: alertsFigure(f, o), tickets: ticketsFigure(f, o) } : null;
+  }, [f, wall, narrow]);
 
   if (isLoading) return <PageLoading label="Loading dashboard" />;
   if (!f || !charts) {
@@ -50,21 +61,30 @@ export function KioskPage({ route, params }: PageProps) {
   return (
     <main className={styles.kiosk} aria-label="System Health dashboard">
       <JobsBanner jobs={f.jobs} />
-      <p className={styles.currency} data-testid="health-currency">
-        Amounts in {f.currency}, each day converted at its own rate.
-      </p>
+      <div className={styles.head}>
+        <p className={styles.currency} data-testid="health-currency">
+          Amounts in {f.currency}, each day converted at its own rate.
+        </p>
+        {fulfilledTimeStamp ? (
+          <p className={styles.refreshed} data-testid="health-refreshed">
+            Updated {formatTimestampWithZone(fulfilledTimeStamp)} · refreshes every {REFRESH_MS / 60_000} minutes
+          </p>
+        ) : null}
+      </div>
       {f.unconverted.map((u) => (
         <Banner key={u.currency} variant="warning" title={`Not converted: ${u.amount} ${u.currency}`} description={u.message} />
       ))}
-      <div className={styles.grid}>
+      <div className={styles.board}>
         <HealthPlot title={`Yesterday (${f.yesterday}) against the 28-day mean`} figure={charts.spend} empty={noProjects} />
         <HealthPlot title={`Month to date and open anomalies (${f.anomaly_date})`} figure={charts.mtd} empty={noProjects} />
         <HealthPlot title="Alerts: month to date against quota" figure={charts.alerts} empty={f.alerts.length === 0 ? 'No billing alerts' : null} />
         <HealthPlot title="Open tickets by priority" figure={charts.tickets} empty={null} />
-      </div>
-      <div className={styles.grid}>
-        <ListTable title="First responses" rows={f.tickets} rowId={(r) => r.priority} columns={TICKET_COLUMNS} emptyText="No tickets" sortable={false} />
-        <ListTable title="Billing data freshness" rows={f.freshness} rowId={(r) => r.billing_account_id} columns={FRESHNESS_COLUMNS} emptyText="No billing account" sortable={false} />
+        <div className={styles.tablePanel}>
+          <ListTable title="First responses" rows={f.tickets} rowId={(r) => r.priority} columns={TICKET_COLUMNS} emptyText="No tickets" sortable={false} />
+        </div>
+        <div className={styles.tablePanel}>
+          <ListTable title="Billing data freshness" rows={f.freshness} rowId={(r) => r.billing_account_id} columns={FRESHNESS_COLUMNS} emptyText="No billing account" sortable={false} />
+        </div>
       </div>
     </main>
   );
