@@ -1,4 +1,4 @@
-import { Banner, Button } from '@primer/react';
+import { Banner, Button, Spinner } from '@primer/react';
 import { GraphIcon, PlayIcon } from '@primer/octicons-react';
 import { useLocation } from 'wouter';
 import { hasPermission } from '@cc/shared/permissions.ts';
@@ -10,14 +10,13 @@ import { formatTimestamp } from '../../common/dates.ts';
 import { errorDetail } from '../../common/api-error.ts';
 import { useSnackbar } from '../../common/Snackbar.tsx';
 import type { NewTicketPrefill } from '../tickets/prefill.ts';
-import { useInventorySyncQuery, useRunInventorySyncMutation } from './inventoryApi.ts';
+import { useRunInventorySyncMutation } from './inventoryApi.ts';
+import { useSyncWatch } from './useSyncWatch.ts';
 import { AssetTable } from './AssetTable.tsx';
 import { RecommendationTable } from './RecommendationTable.tsx';
 import styles from './inventory.module.css';
 
 const NO_PERMS: readonly string[] = [];
-/** While a sync runs, the status is read again until it has finished. */
-const RUNNING_POLL_MS = 3000;
 
 /** /inventory (spec 000 §2): the customer's assets and recommendations, a ticket from a selection, the graph. */
 export function InventoryPage({ route }: PageProps) {
@@ -27,15 +26,15 @@ export function InventoryPage({ route }: PageProps) {
   const perms = claims?.perms ?? NO_PERMS;
   const { selected } = useSelectedCustomer();
   const customer = selected?.id ?? '';
-  const { data: status, error, isLoading } = useInventorySyncQuery(customer, { skip: !customer });
-  const running = status?.last_run?.status === 'running';
-  useInventorySyncQuery(customer, { skip: !customer || !running, pollingInterval: RUNNING_POLL_MS });
+  const { status, error, isLoading, running, started, cancelled } = useSyncWatch(customer);
   const [runSync, { isLoading: starting }] = useRunInventorySyncMutation();
   const canTicket = hasPermission(perms, 'supportrequest_create');
   const raise = canTicket ? (prefill: NewTicketPrefill) => navigate('/supportrequest/new', { state: prefill }) : undefined;
 
   async function runNow() {
+    started();
     const result = await runSync(customer);
+    if ('error' in result) cancelled();
     show('error' in result ? { message: errorDetail(result.error) ?? 'The sync could not be started', variant: 'error' } : { message: 'Inventory sync started', variant: 'success' });
   }
   const runButton = claims?.admin ? (
@@ -51,6 +50,11 @@ export function InventoryPage({ route }: PageProps) {
           Visualize Inventory
         </Button>
         {status?.last_success ? runButton : null}
+        {running && status?.last_success ? (
+          <span role="status" className={styles.muted}>
+            <Spinner size="small" srText={null} /> Inventory sync running…
+          </span>
+        ) : null}
         {status?.last_success ? <span className={styles.muted}>{`Last synced ${formatTimestamp(status.last_success.finished_at ?? status.last_success.started_at)}`}</span> : null}
       </div>
       {error ? <Banner variant="critical" title="The inventory could not be loaded" description={errorDetail(error) ?? 'Please try again.'} /> : null}

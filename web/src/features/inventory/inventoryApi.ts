@@ -35,8 +35,11 @@ export const inventoryApi = api.injectEndpoints({
       query: (customer) => `${base(customer)}/sync`,
       providesTags: (_r, _e, customer) => tag(customer),
     }),
+    // The status is read again at once (it may already say running, or done for a quick sync); the page then
+    // follows the run until it ends and refreshes the tables (InventoryPage).
     runInventorySync: build.mutation<{ job_id: string }, string>({
       query: (customer) => ({ url: `${base(customer)}/sync`, method: 'POST' }),
+      invalidatesTags: (_r, _e, customer) => tag(customer),
     }),
   }),
 });

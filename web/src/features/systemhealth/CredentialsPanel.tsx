@@ -7,6 +7,7 @@ import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
 import type { MonitoringPanel } from '@cc/shared/schemas/monitoring.ts';
 import { useAppSelector } from '../../app/hooks.ts';
 import { errorDetail } from '../../common/api-error.ts';
+import { useSnackbar } from '../../common/Snackbar.tsx';
 import { ListTable, type ListColumn } from '../../common/list/ListTable.tsx';
 import { useGetMonitoringPanelQuery, useRunMonitoringMutation } from './systemHealthApi.ts';
 import styles from './SystemHealth.module.css';
@@ -23,8 +24,9 @@ const NO_PERMS: readonly string[] = [];
  * Dashboard, the service account e-mail and the cloud projects. A run's failure is a browser alert with the
  * server's detail (spec 000 §8); the shell's saving indicator shows while it runs.
  */
-export function CredentialsPanel({ customer, password }: { customer: CustomerDocument; password: string | null }) {
+export function CredentialsPanel({ customer, password, onDone }: { customer: CustomerDocument; password: string | null; onDone: () => void }) {
   const [visible, setVisible] = useState(false);
+  const { show } = useSnackbar();
   const perms = useAppSelector((s) => s.session.claims?.perms ?? NO_PERMS);
   const panel = useGetMonitoringPanelQuery(customer.customer_id);
   const [run, { isLoading: running }] = useRunMonitoringMutation();
@@ -32,6 +34,10 @@ export function CredentialsPanel({ customer, password }: { customer: CustomerDoc
   const start = (action: 'initialise' | 'rebuild') => {
     run({ customer: customer.customer_id, action })
       .unwrap()
+      .then(() => {
+        show({ message: action === 'initialise' ? 'Dashboard initialized' : 'Dashboard rebuilt', variant: 'success' });
+        onDone();
+      })
       .catch((error: unknown) => window.alert(errorDetail(error) ?? MESSAGES.somethingWrong));
   };
 
@@ -62,7 +68,8 @@ export function CredentialsPanel({ customer, password }: { customer: CustomerDoc
         </FormControl>
       </div>
       <div className={styles.actions}>
-        <Button variant="primary" disabled={running || !hasPermission(perms, 'systemhealth_create')} onClick={() => start('initialise')}>
+        {/* once initialised, Rebuild is the action: a second Initialize would only rebuild */}
+        <Button variant="primary" disabled={running || password !== null || !hasPermission(perms, 'systemhealth_create')} onClick={() => start('initialise')}>
           Initialize Dashboard
         </Button>
         <Button disabled={running || password === null || !hasPermission(perms, 'systemhealth_update')} onClick={() => start('rebuild')}>

@@ -23,6 +23,8 @@ export function SystemHealthPage({ route }: PageProps) {
 
 function SystemHealth({ title, customer }: { title: string; customer: CustomerDocument }) {
   const [showCredentials, setShowCredentials] = useState(false);
+  // a finished Initialize or Rebuild changes the dashboard: the frame loads it again
+  const [runs, setRuns] = useState(0);
   const password = useGetMonitoringPasswordQuery(customer.customer_id);
   const link = customer.grafana_link || customer.grafana_external_link;
 
@@ -32,13 +34,14 @@ function SystemHealth({ title, customer }: { title: string; customer: CustomerDo
         <span id="credentials-toggle-label">Credentials</span>
         <ToggleSwitch aria-labelledby="credentials-toggle-label" size="small" checked={showCredentials} onClick={() => setShowCredentials((v) => !v)} />
       </div>
-      {showCredentials ? <CredentialsPanel customer={customer} password={password.currentData?.grafana_pass ?? null} /> : null}
+      {showCredentials ? <CredentialsPanel customer={customer} password={password.currentData?.grafana_pass ?? null} onDone={() => setRuns((n) => n + 1)} /> : null}
       {password.isFetching && !password.currentData ? (
         <PageLoading label="Loading dashboard" />
       ) : password.isError || !link ? (
         <PageMessage>{MONITORING_NOT_IMPLEMENTED}</PageMessage>
       ) : (
         <iframe
+          key={runs}
           className={styles.dashboard}
           title={`System Health dashboard of ${customer.customer_name}`}
           src={kioskUrl(customer, link)}
