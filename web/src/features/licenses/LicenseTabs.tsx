@@ -10,7 +10,8 @@ import styles from './Licenses.module.css';
 /** The auto-order worker places orders in the background: the lists look again now and then. */
 const POLL_MS = 5000;
 
-export function ExistingTab({ domain, onOrder }: { domain: string; onOrder: (license: License) => void }) {
+/** `onOrder` absent: the user only reads (no Update or Order buttons). */
+export function ExistingTab({ domain, onOrder }: { domain: string; onOrder?: (license: License) => void }) {
   const [, navigate] = useLocation();
   const { data = [], isLoading } = useGetLicensesQuery(domain, { pollingInterval: POLL_MS });
   const columns: ListColumn<License>[] = [
@@ -21,7 +22,9 @@ export function ExistingTab({ domain, onOrder }: { domain: string; onOrder: (lic
     { id: 'threshold', header: 'Threshold', text: (l) => String(l.threshold), sortValue: (l) => l.threshold, align: 'end' },
     { id: 'auto_order', header: 'Auto Order', text: (l) => (l.auto_order ? 'On' : 'Off') },
     { id: 'new_order', header: 'New Order', text: (l) => (l.auto_order ? String(l.new_order) : ''), align: 'end' },
-    {
+  ];
+  if (onOrder) {
+    columns.push({
       id: 'actions',
       header: 'Actions',
       sortable: false,
@@ -36,8 +39,8 @@ export function ExistingTab({ domain, onOrder }: { domain: string; onOrder: (lic
           </Button>
         </span>
       ),
-    },
-  ];
+    });
+  }
   return (
     <ListTable title="Existing" hideTitle rows={data} rowId={(l) => l.sku_id} columns={columns} emptyText="No licenses yet" loading={isLoading} paging="client" pageSizes={LICENSE_PAGE_SIZES} sortable />
   );

@@ -9,6 +9,8 @@ import { useCurrentCustomer } from '../../app/selection/useCustomerContext.ts';
 import { Page, PageMessage } from '../../common/Page.tsx';
 import { formatTimestamp } from '../../common/dates.ts';
 import { useSnackbar } from '../../common/Snackbar.tsx';
+import { ConfirmDialog } from '../../common/ConfirmDialog.tsx';
+import { RefusalBanner } from '../../common/RefusalBanner.tsx';
 import { useDecideOrderMutation } from './licensesApi.ts';
 import { SlideCard } from './SlideCard.tsx';
 import styles from './Licenses.module.css';
@@ -26,6 +28,9 @@ export function ManageOrderPage({ route }: PageProps) {
   const { show } = useSnackbar();
   const [order, setOrder] = useState(routeOrder);
   const [decide, { isLoading }] = useDecideOrderMutation();
+  const [refusal, setRefusal] = useState<unknown>(null);
+  // Reject cannot be undone: asked once more (Approve places the order the customer asked for)
+  const [confirmReject, setConfirmReject] = useState<(() => void) | null>(null);
   if (!order || !customer) {
     return (
       <Page title={route.title}>
@@ -39,8 +44,9 @@ export function ManageOrderPage({ route }: PageProps) {
       setOrder(await decide({ domain: customer.domain_name, orderId: order.order_id, approve }).unwrap());
       show({ message: LICENSE_MESSAGES.actionOk, variant: 'success' });
       leave(back);
-    } catch {
+    } catch (err) {
       show({ message: LICENSE_MESSAGES.actionFailed, variant: 'error' });
+      setRefusal(err);
     }
   };
   const open = order.status === 'Pending' || order.status === 'Failed';
@@ -66,19 +72,33 @@ export function ManageOrderPage({ route }: PageProps) {
                 </>
               ) : null}
             </dl>
+            {refusal ? <RefusalBanner title={LICENSE_MESSAGES.actionFailed} error={refusal} onDismiss={() => setRefusal(null)} /> : null}
             <div className={styles.buttons}>
               {admin && open ? (
                 <>
                   <Button variant="primary" loading={isLoading} onClick={act(true, leave)}>
                     Approve
                   </Button>
-                  <Button variant="danger" disabled={isLoading} onClick={act(false, leave)}>
+                  <Button variant="danger" disabled={isLoading} onClick={() => setConfirmReject(() => act(false, leave))}>
                     Reject
                   </Button>
                 </>
               ) : null}
               <Button onClick={() => leave(back)}>Back</Button>
             </div>
+            {confirmReject ? (
+              <ConfirmDialog
+                title="Reject this order?"
+                onCancel={() => setConfirmReject(null)}
+                onSubmit={() => {
+                  const reject = confirmReject;
+                  setConfirmReject(null);
+                  void reject();
+                }}
+              >
+                {`The order of ${order.order_amount} ${order.sku_name} by ${order.order_by} will be rejected.`}
+              </ConfirmDialog>
+            ) : null}
           </>
         )}
       </SlideCard>

@@ -4,6 +4,7 @@ import type { License } from '@cc/shared/schemas/licenses.ts';
 import { COMMENT_MAX, LICENSE_MESSAGES, orderAmountError } from '@cc/shared/licenses/rules.ts';
 import { useAppSelector } from '../../app/hooks.ts';
 import { useSnackbar } from '../../common/Snackbar.tsx';
+import { RefusalBanner } from '../../common/RefusalBanner.tsx';
 import { usePlaceOrderMutation } from './licensesApi.ts';
 import { SlideCard } from './SlideCard.tsx';
 import styles from './Licenses.module.css';
@@ -16,6 +17,7 @@ export function OrderCard({ license, domain, customerId, onClose }: { license: L
   const [amount, setAmount] = useState('');
   const [comment, setComment] = useState('');
   const [touched, setTouched] = useState(false);
+  const [refusal, setRefusal] = useState<unknown>(null);
   const error = touched ? orderAmountError(amount, license.volume_total) : null;
 
   return (
@@ -31,6 +33,7 @@ export function OrderCard({ license, domain, customerId, onClose }: { license: L
             <FormControl.Label>Comment</FormControl.Label>
             <Textarea value={comment} maxLength={COMMENT_MAX} onChange={(e) => setComment(e.target.value)} block />
           </FormControl>
+          {refusal ? <RefusalBanner title={LICENSE_MESSAGES.orderFailed} error={refusal} onDismiss={() => setRefusal(null)} /> : null}
           <div className={styles.buttons}>
             <Button
               variant="primary"
@@ -41,8 +44,9 @@ export function OrderCard({ license, domain, customerId, onClose }: { license: L
                   await placeOrder({ domain, body: { ...license, order_amount: amount, comment, customer_id: customerId, order_by: email } }).unwrap();
                   show({ message: LICENSE_MESSAGES.orderPlaced, variant: 'success' });
                   leave(onClose);
-                } catch {
+                } catch (err) {
                   show({ message: LICENSE_MESSAGES.orderFailed, variant: 'error' });
+                  setRefusal(err);
                 }
               }}
             >

@@ -7,6 +7,8 @@ import type { PageProps } from '../../app/route-types.ts';
 import { useCurrentCustomer } from '../../app/selection/useCustomerContext.ts';
 import { Page, PageMessage } from '../../common/Page.tsx';
 import { useSnackbar } from '../../common/Snackbar.tsx';
+import { useCanChange } from '../../common/permissions.ts';
+import { RefusalBanner } from '../../common/RefusalBanner.tsx';
 import { useUpdateLicenseMutation } from './licensesApi.ts';
 import { SlideCard } from './SlideCard.tsx';
 import styles from './Licenses.module.css';
@@ -19,6 +21,8 @@ function routeLicense(): License | null {
 
 /** Update card (spec 001 §2.12, §4): threshold, auto order, new order; Update stays disabled until one differs. */
 export function UpdateLicensePage({ route }: PageProps) {
+  const writer = useCanChange();
+  const [refusal, setRefusal] = useState<unknown>(null);
   const [, navigate] = useLocation();
   const { customer } = useCurrentCustomer();
   const { show } = useSnackbar();
@@ -66,10 +70,11 @@ export function UpdateLicensePage({ route }: PageProps) {
               <TextInput inputMode="numeric" value={newOrder} onChange={(e) => setNewOrder(e.target.value)} block />
               {errors.new_order ? <FormControl.Validation variant="error">{errors.new_order}</FormControl.Validation> : null}
             </FormControl>
+            {refusal ? <RefusalBanner title={LICENSE_MESSAGES.updateFailed} error={refusal} onDismiss={() => setRefusal(null)} /> : null}
             <div className={styles.buttons}>
               <Button
                 variant="primary"
-                disabled={!changed}
+                disabled={!changed || !writer}
                 loading={isLoading}
                 onClick={async () => {
                   if (errors.threshold || errors.new_order) return show({ message: LICENSE_MESSAGES.incorrectInput, variant: 'error' });
@@ -77,8 +82,9 @@ export function UpdateLicensePage({ route }: PageProps) {
                     await update({ domain: customer.domain_name, skuId: license.sku_id, body: { auto_order: autoOrder, threshold, new_order: newOrder } }).unwrap();
                     show({ message: LICENSE_MESSAGES.updated, variant: 'success' });
                     leave(back);
-                  } catch {
+                  } catch (err) {
                     show({ message: LICENSE_MESSAGES.updateFailed, variant: 'error' });
+                    setRefusal(err);
                   }
                 }}
               >

@@ -4,6 +4,7 @@ import type { License } from '@cc/shared/schemas/licenses.ts';
 import type { PageProps } from '../../app/route-types.ts';
 import { useCurrentCustomer } from '../../app/selection/useCustomerContext.ts';
 import { Page, PageMessage } from '../../common/Page.tsx';
+import { useCanChange } from '../../common/permissions.ts';
 import { CreateLicenseDialog } from './CreateLicenseDialog.tsx';
 import { OrderCard } from './OrderCard.tsx';
 import { ExistingTab, HistoryTab, OrdersTab } from './LicenseTabs.tsx';
@@ -18,6 +19,7 @@ export function WorkspaceLicensePage({ route }: PageProps) {
   const [tab, setTab] = useState<Tab>('Existing');
   const [creating, setCreating] = useState(false);
   const [ordering, setOrdering] = useState<License | null>(null);
+  const writer = useCanChange();
   if (!customer) return <Page title={route.title} />;
   if (!customer.domain_name) {
     return (
@@ -39,12 +41,14 @@ export function WorkspaceLicensePage({ route }: PageProps) {
       <div role="tabpanel" aria-label={tab}>
         {tab === 'Existing' ? (
           <>
-            <div className={styles.buttons}>
-              <Button variant="primary" onClick={() => setCreating(true)}>
-                Create License
-              </Button>
-            </div>
-            <ExistingTab domain={domain} onOrder={setOrdering} />
+            {writer ? (
+              <div className={styles.buttons}>
+                <Button variant="primary" onClick={() => setCreating(true)}>
+                  Create License
+                </Button>
+              </div>
+            ) : null}
+            <ExistingTab domain={domain} onOrder={writer ? setOrdering : undefined} />
             {ordering ? <OrderCard key={ordering.sku_id} license={ordering} domain={domain} customerId={customer.customer_id} onClose={() => setOrdering(null)} /> : null}
           </>
         ) : null}
