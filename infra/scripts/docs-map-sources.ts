@@ -89,10 +89,10 @@ export function migrationTables(dir = 'infra/migrations'): { migration: string; 
   const files = readdirSync(dir).filter((f) => f.endsWith('.sql')).sort();
   for (const file of files) {
     const up = readFileSync(join(dir, file), 'utf8').split(/^-- Down Migration/m)[0].replace(/--.*$/gm, '');
-    const statement = /\bCREATE\s+(?:UNLOGGED\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(?:public\.)?(\w+)|\bDROP\s+TABLE\s+(?:IF\s+EXISTS\s+)?([\w\s,.]+?)(?:\s+CASCADE|\s+RESTRICT)?\s*;|\bALTER\s+TABLE\s+(?:IF\s+EXISTS\s+)?(?:ONLY\s+)?(?:public\.)?(\w+)\s+RENAME\s+TO\s+(\w+)/gi;
+    const statement = /\bCREATE\s+(?:UNLOGGED\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(?:public\.)?"?(\w+)"?|\bDROP\s+TABLE\s+(?:IF\s+EXISTS\s+)?([\w\s,."]+?)(?:\s+CASCADE|\s+RESTRICT)?\s*;|\bALTER\s+TABLE\s+(?:IF\s+EXISTS\s+)?(?:ONLY\s+)?(?:public\.)?"?(\w+)"?\s+RENAME\s+TO\s+"?(\w+)"?/gi;
     for (const m of up.matchAll(statement)) {
       if (m[1]) createdBy.set(m[1].toLowerCase(), file);
-      else if (m[2]) for (const t of m[2].split(',')) createdBy.delete(t.trim().replace(/^public\./, '').toLowerCase());
+      else if (m[2]) for (const t of m[2].split(',')) createdBy.delete(t.trim().replace(/^public\./, '').replace(/"/g, '').toLowerCase());
       else if (m[3] && m[4]) {
         const from = createdBy.get(m[3].toLowerCase());
         createdBy.delete(m[3].toLowerCase());
