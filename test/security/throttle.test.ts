@@ -1,5 +1,5 @@
 /**
- * Throttling and lockout (issue 12): failed sign-ins lock the account and the client address, invitation links
+ * Throttling and lockout (against guessing): failed sign-ins lock the account and the client address, invitation links
  * and upload URLs are rate limited, every refusal is a 429 with Retry-After and `{detail}`, counts live in Redis (so
  * they hold across api processes), and X-Forwarded-For is believed only from a configured proxy.
  */
