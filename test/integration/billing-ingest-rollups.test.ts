@@ -9,6 +9,7 @@ import type { Pool } from '@cc/shared/db/pool.ts';
 import type { BillingSource, CostRow } from '@cc/shared/ports/billing-source.ts';
 import { gcpGeneratedSource } from '../../workers/src/billing-ingest/sources/gcp-generator.ts';
 import { runIngest } from '../../workers/src/billing-ingest/ingest.ts';
+import { rebuildRollups } from '@cc/shared/db/billing-ingest.ts';
 import { testEnv } from '../helper.ts';
 import { costRow } from '../fixtures/cost-row.ts';
 
@@ -46,6 +47,28 @@ async function rollupMismatches(pool: Pool): Promise<{ daily: number; label: num
 }
 
 /**
+ * Rollup rows the worker's sums (rollup-sums.ts) wrote that differ from what the file path's SQL
+ * (billing-rebuild-rollups.sql, `rebuildRollups`) makes of the same stored lines: both grouping implementations run
+ * over the same lines and are compared row for row, in a transaction rolled back afterwards.
+ */
+async function rebuildMismatches(pool: Pool): Promise<{ daily: number; label: number }> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('CREATE TEMP TABLE streamed_daily ON COMMIT DROP AS SELECT * FROM cost_daily');
+    await client.query('CREATE TEMP TABLE streamed_label ON COMMIT DROP AS SELECT * FROM cost_daily_label');
+    const days = (await client.query<{ d: string }>(`SELECT DISTINCT to_char(usage_date, 'YYYY-MM-DD') AS d FROM cost_line`)).rows.map((r) => r.d);
+    await rebuildRollups(client, { billingAccountId: ACME.billingAccountId, days });
+    const diff = async (a: string, b: string) =>
+      (await client.query(`SELECT count(*)::int AS n FROM ((SELECT * FROM ${a} EXCEPT ALL SELECT * FROM ${b}) UNION ALL (SELECT * FROM ${b} EXCEPT ALL SELECT * FROM ${a})) d`)).rows[0].n as number;
+    return { daily: await diff('streamed_daily', 'cost_daily'), label: await diff('streamed_label', 'cost_daily_label') };
+  } finally {
+    await client.query('ROLLBACK');
+    client.release();
+  }
+}
+
+/**
  * Lines that lie outside every extent of their batch, provider and invoice month (cost_line_extent: where the readers
  * look for a batch's lines), and the extents of `batch` that are not exactly its lines' first and last days.
  */
@@ -74,6 +97,7 @@ t.test('rollups summed while the rows load equal the sums of the stored lines, a
   const { pool } = await testEnv(t);
   await ingest(pool, '2026-03-01', '2026-03-20');
   t.same(await rollupMismatches(pool), { daily: 0, label: 0 });
+  t.same(await rebuildMismatches(pool), { daily: 0, label: 0 }, "the worker's sums equal the file path's SQL rebuild of the same lines");
   t.ok((await count(pool, 'cost_daily_label')) > 0, 'label rollup rows were written');
   // An overlapping window replaces days 10..20 and adds 21..31: the rollups of the untouched days stay right too.
   await ingest(pool, '2026-03-10', '2026-03-31');
@@ -114,6 +138,7 @@ t.test('sums made in the worker equal SQL sums: renames within a day, amortisati
   ];
   const first = await runIngest({ pool, ...ACME, sourceKind: 'gcp-generated', source: handMade(rows, window) });
   t.same(await rollupMismatches(pool), { daily: 0, label: 0 });
+  t.same(await rebuildMismatches(pool), { daily: 0, label: 0 }, "the worker's sums equal the file path's SQL rebuild of the same lines");
   t.same(await extentMisses(pool, first.batchId), { outside: 0, inexact: 0 }, 'the extents are where the lines are');
   const names = (await pool.query(`SELECT project_name FROM cost_daily WHERE project_id = 'p1' AND usage_date = '2026-04-02'`)).rows;
   t.same(names, [{ project_name: 'Project One (renamed)' }], 'the greatest name of the day, as max() picks it');

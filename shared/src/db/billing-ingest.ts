@@ -2,18 +2,16 @@
  * Billing ingest repository: batches, the session-local staging table that COPY fills, the slice
  * replacement and the rollup rebuild. The caller owns connections and transactions and passes them in.
  */
-import { readFileSync } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { PoolClient } from 'pg';
 import type { Queryable } from './pool.ts';
+import { loadSql } from './load-sql.ts';
 import type { CostRow } from '../ports/billing-source.ts';
 
-const sql = (name: string) => readFileSync(new URL(`./sql/${name}.sql`, import.meta.url), 'utf8');
-const REBUILD_ROLLUPS_SQL = sql('billing-rebuild-rollups');
-const REBUILD_MONTHLY_SQL = sql('billing-rebuild-monthly');
-const REBUILD_MONTHLY_LABEL_SQL = sql('billing-rebuild-monthly-label');
+const REBUILD_MONTHLY_SQL = loadSql('billing-rebuild-monthly').text;
+const REBUILD_MONTHLY_LABEL_SQL = loadSql('billing-rebuild-monthly-label').text;
 
 export type IngestSourceKind = 'focus-file' | 'gcp-generated' | 'bigquery';
 
@@ -385,8 +383,7 @@ export async function insertStaged(tx: PoolClient, s: { customerId: string; bill
  */
 const ROLLUP_LINES =
   'SELECT customer_id, billing_account_id, usage_date, provider, provider_name, project_id, project_name, service, cost, credits, currency, project_labels, resource_labels, amortisation FROM cost_line WHERE billing_account_id = $1 AND usage_date = ANY($2::date[])';
-// a function replacement: the lines hold $1 and $2, which a replacement string would read as patterns
-const ROLLUPS_FROM_LINES = REBUILD_ROLLUPS_SQL.replace(/\/\*LINES\*\//g, () => ROLLUP_LINES);
+const ROLLUPS_FROM_LINES = loadSql('billing-rebuild-rollups', { LINES: ROLLUP_LINES }).text;
 
 const monthsOf = `SELECT DISTINCT date_trunc('month', d)::date FROM unnest($2::date[]) AS d`;
 

@@ -1,13 +1,9 @@
 /**
- * Rows of the Project-Labels-with-Project export with their conversion (issue 17): the original amount and
+ * Rows of the Project-Labels-with-Project export with their conversion: the original amount and
  * currency, the rate with its fixing date and source, and the amount in the display currency, as the service export.
  */
-import { readFileSync } from 'node:fs';
 import type { Queryable } from './pool.ts';
-import type { ConvertedSpend, MonthSpan, SpendFilter } from './billing-query.ts';
-
-const LABEL_EXPORT_ROWS_SQL = readFileSync(new URL('./sql/billing-label-export-rows.sql', import.meta.url), 'utf8');
-const LABEL_EXPORT_ROWS_MONTHLY_SQL = readFileSync(new URL('./sql/billing-label-export-rows-monthly.sql', import.meta.url), 'utf8');
+import { LABEL_EXPORT_ROWS, labelParams, monthParams, rangeParams, type ConvertedSpend, type MonthSpan, type SpendFilter } from './billing-query.ts';
 
 export interface LabelExportRow extends ConvertedSpend {
   bucket: string;
@@ -23,20 +19,7 @@ export async function labelExportRows(
   range: { from: string; to: string; granularity: 'day' | 'month' },
   label: { kind: 'project' | 'resource'; key: string },
 ): Promise<LabelExportRow[]> {
-  const { rows } = await db.query<LabelExportRow>(LABEL_EXPORT_ROWS_SQL, [
-    f.customerId,
-    f.billingAccountId,
-    range.from,
-    range.to,
-    f.provider,
-    f.projects,
-    f.viewer === null ? null : JSON.stringify(f.viewer),
-    range.granularity,
-    label.kind,
-    label.key,
-    f.currency,
-    f.basis,
-  ]);
+  const { rows } = await db.query<LabelExportRow>(LABEL_EXPORT_ROWS.daily.text, LABEL_EXPORT_ROWS.daily.values(labelParams(rangeParams(f, range), label)));
   return rows;
 }
 
@@ -47,19 +30,6 @@ export async function labelExportRowsMonthly(
   months: MonthSpan,
   label: { kind: 'project' | 'resource'; key: string },
 ): Promise<LabelExportRow[]> {
-  if (f.viewer !== null) throw new Error('the monthly rollups cannot apply a viewer restriction');
-  const { rows } = await db.query<LabelExportRow>(LABEL_EXPORT_ROWS_MONTHLY_SQL, [
-    f.customerId,
-    f.billingAccountId,
-    months.from,
-    months.to,
-    f.provider,
-    f.projects,
-    f.currency,
-    f.basis,
-    label.kind,
-    label.key,
-    months.last,
-  ]);
+  const { rows } = await db.query<LabelExportRow>(LABEL_EXPORT_ROWS.monthly.text, LABEL_EXPORT_ROWS.monthly.values(labelParams(monthParams(f, months), label)));
   return rows;
 }

@@ -3,21 +3,22 @@
  * (cost_daily, cost_daily_label). Every query is keyed on customer AND billing account; money is converted into the
  * display currency at each usage day's rate and summed in SQL (numeric), and returned as numeric text.
  */
-import { readFileSync } from 'node:fs';
 import type { Queryable } from './pool.ts';
+import { loadSql, sqlFile } from './load-sql.ts';
 import { normaliseDecimal } from '../decimal.ts';
 import type { CostBasis } from '../schemas/billing.ts';
 
-const sql = (name: string) => readFileSync(new URL(`./sql/${name}.sql`, import.meta.url), 'utf8');
-const SERVICE_CELLS_SQL = sql('billing-service-cells');
-const LABEL_CELLS_SQL = sql('billing-label-cells');
-const LABEL_CELLS_MONTHLY_SQL = sql('billing-label-cells-monthly');
-const DAILY_TOTALS_SQL = sql('billing-daily-totals');
-const SERVICE_CELLS_MONTHLY_SQL = sql('billing-service-cells-monthly');
-const MONTH_TOTALS_SQL = sql('billing-month-totals');
-const CURRENCY_PARTS_SQL = sql('billing-currency-parts');
-const EXPORT_ROWS_SQL = sql('billing-export-rows');
-const EXPORT_ROWS_MONTHLY_SQL = sql('billing-export-rows-monthly');
+/** Where a read's display-currency rows come from: the daily rollups, or the monthly ones (MonthSpan). */
+const DAILY = { ROLLUP: sqlFile('billing-rollup-daily'), LABEL_ROLLUP: sqlFile('billing-label-rollup-daily') };
+const MONTHLY = { ROLLUP: sqlFile('billing-rollup-monthly'), LABEL_ROLLUP: sqlFile('billing-label-rollup-monthly') };
+const SERVICE_CELLS = { daily: loadSql('billing-service-cells', { ROLLUP: DAILY.ROLLUP }), monthly: loadSql('billing-service-cells', { ROLLUP: MONTHLY.ROLLUP }) };
+const LABEL_CELLS = { daily: loadSql('billing-label-cells', DAILY), monthly: loadSql('billing-label-cells', MONTHLY) };
+const EXPORT_ROWS = { daily: loadSql('billing-export-rows', { ROLLUP: DAILY.ROLLUP }), monthly: loadSql('billing-export-rows', { ROLLUP: MONTHLY.ROLLUP }) };
+/** The label export's twins (billing-label-export.ts). */
+export const LABEL_EXPORT_ROWS = { daily: loadSql('billing-label-export-rows', DAILY), monthly: loadSql('billing-label-export-rows', MONTHLY) };
+const DAILY_TOTALS = loadSql('billing-daily-totals');
+const MONTH_TOTALS = loadSql('billing-month-totals');
+const CURRENCY_PARTS = loadSql('billing-currency-parts');
 
 export interface LabelFilter {
   label_key: string;
@@ -78,15 +79,45 @@ export async function viewerFilters(db: Queryable, customerId: string, userId: s
   return rows;
 }
 
-const common = (f: SpendFilter, from: string, to: string) => [
-  f.customerId,
-  f.billingAccountId,
+/** The named parameters every billing read takes (the .sql files name them), over the days `from` … `to`. */
+const common = (f: SpendFilter, from: string, to: string) => ({
+  customer: f.customerId,
+  account: f.billingAccountId,
   from,
   to,
-  f.provider,
-  f.projects,
-  f.viewer === null ? null : JSON.stringify(f.viewer),
-];
+  provider: f.provider,
+  projects: f.projects,
+  services: f.services,
+  viewer: f.viewer === null ? null : JSON.stringify(f.viewer),
+  currency: f.currency,
+  basis: f.basis,
+});
+
+/** A range's parameters, for a query reading the daily rollups. */
+export const rangeParams = (f: SpendFilter, range: { from: string; to: string; granularity: 'day' | 'month' }) => ({
+  ...common(f, range.from, range.to),
+  granularity: range.granularity,
+});
+
+/**
+ * A MonthSpan's parameters, for the same query reading its display-currency rows from the monthly rollups: the days
+ * `from` … `last` by month, `last_month` the month of `last`.
+ */
+export function monthParams(f: SpendFilter, months: MonthSpan) {
+  if (f.viewer !== null) throw new Error('the monthly rollups cannot apply a viewer restriction');
+  if (months.last.slice(0, 7) !== months.to.slice(0, 7)) throw new Error(`the last day ${months.last} is not in the month ${months.to}`);
+  return { ...common(f, months.from, months.last), granularity: 'month' as const, last_month: months.to };
+}
+
+const foldParams = (perProject: boolean, fold: ChartFold) => ({ per_project: perProject, top: fold.top, none: fold.none });
+
+/** A label read's parameters: its key, and no service filter (the label views filter on none). */
+export const labelParams = <P extends object>(params: P, label: { kind: 'project' | 'resource'; key: string }) => ({
+  ...params,
+  services: [] as string[],
+  label_kind: label.kind,
+  label_key: label.key,
+});
 
 export interface ServiceCell {
   bucket: string;
@@ -120,16 +151,7 @@ export async function serviceCells(
   perProject = true,
   fold: ChartFold = NO_FOLD,
 ): Promise<ServiceCell[]> {
-  const { rows } = await db.query<ServiceCell>(SERVICE_CELLS_SQL, [
-    ...common(f, range.from, range.to),
-    range.granularity,
-    f.services,
-    f.currency,
-    f.basis,
-    perProject,
-    fold.top,
-    fold.none,
-  ]);
+  const { rows } = await db.query<ServiceCell>(SERVICE_CELLS.daily.text, SERVICE_CELLS.daily.values({ ...rangeParams(f, range), ...foldParams(perProject, fold) }));
   return rows;
 }
 
@@ -148,28 +170,13 @@ export interface MonthSpan {
 
 /** The same cells as `serviceCells` by month, from the monthly rollup (MonthSpan); unrestricted callers only. */
 export async function serviceCellsMonthly(db: Queryable, f: SpendFilter, months: MonthSpan, perProject = true, fold: ChartFold = NO_FOLD): Promise<ServiceCell[]> {
-  if (f.viewer !== null) throw new Error('the monthly rollup cannot apply a viewer restriction');
-  const { rows } = await db.query<ServiceCell>(SERVICE_CELLS_MONTHLY_SQL, [
-    f.customerId,
-    f.billingAccountId,
-    months.from,
-    months.to,
-    f.provider,
-    f.projects,
-    f.services,
-    f.currency,
-    f.basis,
-    months.last,
-    perProject,
-    fold.top,
-    fold.none,
-  ]);
+  const { rows } = await db.query<ServiceCell>(SERVICE_CELLS.monthly.text, SERVICE_CELLS.monthly.values({ ...monthParams(f, months), ...foldParams(perProject, fold) }));
   return rows;
 }
 
 /** Spend per whole calendar month (yyyy-MM) between two month starts; months without spend are absent. */
 export async function monthTotals(db: Queryable, f: SpendFilter, months: { from: string; to: string }): Promise<{ month: string; spend: string }[]> {
-  const { rows } = await db.query<{ month: string; spend: string }>(MONTH_TOTALS_SQL, [...common(f, months.from, months.to), f.services, f.currency, f.basis]);
+  const { rows } = await db.query<{ month: string; spend: string }>(MONTH_TOTALS.text, MONTH_TOTALS.values(common(f, months.from, months.to)));
   return rows;
 }
 
@@ -196,17 +203,7 @@ export async function labelCells(
   perProject = true,
   fold: ChartFold = NO_FOLD,
 ): Promise<LabelCell[]> {
-  const { rows } = await db.query<LabelCell>(LABEL_CELLS_SQL, [
-    ...common(f, range.from, range.to),
-    range.granularity,
-    label.kind,
-    label.key,
-    f.currency,
-    f.basis,
-    perProject,
-    fold.top,
-    fold.none,
-  ]);
+  const { rows } = await db.query<LabelCell>(LABEL_CELLS.daily.text, LABEL_CELLS.daily.values({ ...labelParams(rangeParams(f, range), label), ...foldParams(perProject, fold) }));
   return rows;
 }
 
@@ -219,29 +216,13 @@ export async function labelCellsMonthly(
   perProject = true,
   fold: ChartFold = NO_FOLD,
 ): Promise<LabelCell[]> {
-  if (f.viewer !== null) throw new Error('the monthly rollup cannot apply a viewer restriction');
-  const { rows } = await db.query<LabelCell>(LABEL_CELLS_MONTHLY_SQL, [
-    f.customerId,
-    f.billingAccountId,
-    months.from,
-    months.to,
-    f.provider,
-    f.projects,
-    f.currency,
-    f.basis,
-    label.kind,
-    label.key,
-    months.last,
-    perProject,
-    fold.top,
-    fold.none,
-  ]);
+  const { rows } = await db.query<LabelCell>(LABEL_CELLS.monthly.text, LABEL_CELLS.monthly.values({ ...labelParams(monthParams(f, months), label), ...foldParams(perProject, fold) }));
   return rows;
 }
 
 /** Spend per day (days without spend are absent). */
 export async function dailyTotals(db: Queryable, f: SpendFilter, from: string, to: string): Promise<{ day: string; spend: string }[]> {
-  const { rows } = await db.query<{ day: string; spend: string }>(DAILY_TOTALS_SQL, [...common(f, from, to), f.services, f.currency, f.basis]);
+  const { rows } = await db.query<{ day: string; spend: string }>(DAILY_TOTALS.text, DAILY_TOTALS.values(common(f, from, to)));
   return rows;
 }
 
@@ -260,7 +241,7 @@ export interface CurrencyPart {
 }
 
 export async function currencyParts(db: Queryable, f: SpendFilter, from: string, to: string): Promise<CurrencyPart[]> {
-  const { rows } = await db.query<CurrencyPart>(CURRENCY_PARTS_SQL, [...common(f, from, to), f.services, f.currency, f.basis]);
+  const { rows } = await db.query<CurrencyPart>(CURRENCY_PARTS.text, CURRENCY_PARTS.values(common(f, from, to)));
   return rows;
 }
 
@@ -283,25 +264,13 @@ export interface ExportRow extends ConvertedSpend {
 }
 
 export async function exportRows(db: Queryable, f: SpendFilter, range: { from: string; to: string; granularity: 'day' | 'month' }): Promise<ExportRow[]> {
-  const { rows } = await db.query<ExportRow>(EXPORT_ROWS_SQL, [...common(f, range.from, range.to), range.granularity, f.services, f.currency, f.basis]);
+  const { rows } = await db.query<ExportRow>(EXPORT_ROWS.daily.text, EXPORT_ROWS.daily.values(rangeParams(f, range)));
   return rows;
 }
 
 /** The export rows by month from the monthly rollup (MonthSpan); callers without a viewer restriction only. */
 export async function exportRowsMonthly(db: Queryable, f: SpendFilter, months: MonthSpan): Promise<ExportRow[]> {
-  if (f.viewer !== null) throw new Error('the monthly rollup cannot apply a viewer restriction');
-  const { rows } = await db.query<ExportRow>(EXPORT_ROWS_MONTHLY_SQL, [
-    f.customerId,
-    f.billingAccountId,
-    months.from,
-    months.to,
-    f.provider,
-    f.projects,
-    f.services,
-    f.currency,
-    f.basis,
-    months.last,
-  ]);
+  const { rows } = await db.query<ExportRow>(EXPORT_ROWS.monthly.text, EXPORT_ROWS.monthly.values(monthParams(f, months)));
   return rows;
 }
 

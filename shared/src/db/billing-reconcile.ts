@@ -3,11 +3,11 @@
  * month beside spend by usage day, from the cost lines themselves (the rollups keep no invoice month). Amounts are
  * numeric text in the display currency, per original currency; the api sums them exactly.
  */
-import { readFileSync } from 'node:fs';
 import type { Queryable } from './pool.ts';
 import type { CurrencyPart } from './billing-query.ts';
+import { loadSql } from './load-sql.ts';
 
-const RECONCILE_SQL = readFileSync(new URL('./sql/billing-reconcile.sql', import.meta.url), 'utf8');
+const RECONCILE_SQL = loadSql('billing-reconcile').text;
 
 /** The figures of the view, each the sum of converted lines (lines without a rate are in none of them). */
 export const RECONCILE_FIGURES = [
