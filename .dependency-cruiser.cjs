@@ -57,6 +57,14 @@ module.exports = {
       to: { path: '^api/' },
     },
     {
+      name: 'auth-imports-no-billing',
+      comment:
+        'Authentication and the access cache admit callers of every route and must not depend on one area: what they share with the billing chart cache (the access check read in its lookup) lives in shared/src/access-check.ts.',
+      severity: 'error',
+      from: { path: '^api/src/plugins/app/(auth|access)[^/]*$' },
+      to: { path: '^shared/src/billing/' },
+    },
+    {
       name: 'infra-uses-public-entry-points',
       comment: `infra/ may use an app only through its public entry points: ${PUBLIC_ENTRY_POINTS.join(' ')}`,
       severity: 'error',

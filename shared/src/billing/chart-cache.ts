@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import type { AccessCheck } from '../access-check.ts';
 
 /** Cached answers live this long at most (a new day changes "yesterday", but the key also carries today's date). */
 export const CHART_CACHE_TTL_SECONDS = 3600;
@@ -38,17 +39,6 @@ export interface CachedJson {
   /** The answer as JSON text, or its UTF-8 bytes as the cache holds them (a hit). */
   json: string | Buffer;
   hit: boolean;
-}
-
-/**
- * The caller's access state read in the lookup's own round trip (the api's hot path): the access epoch and the
- * session-ended marker keys; `check` sees their values before any answer is used or computed and throws to refuse.
- * Without Redis there is no confirmation, so the lookup's failure is thrown instead of computing uncached.
- */
-export interface AccessCheck {
-  epochKey: string;
-  sessionEndedKey: string;
-  check(state: { epoch: string | null; ended: boolean }): void;
 }
 
 export interface ChartCache {
@@ -105,7 +95,7 @@ type RawFound = [Buffer, Buffer | null, (Buffer | null)?, number?];
 
 /**
  * EVALSHA (the script's 40-character digest instead of its text on every hit), EVAL once Redis has not seen it. The
- * reply is read as bytes: a hit is sent as Redis holds it, not decoded into a string and encoded again (issue 19).
+ * reply is read as bytes: a hit is sent as Redis holds it, not decoded into a string and encoded again.
  */
 async function lookup(redis: Redis, keys: string[], args: string[]): Promise<Found> {
   // ioredis makes a `…Buffer` twin of every command at run time; its types declare only some of them

@@ -1,8 +1,8 @@
 import fp from 'fastify-plugin';
 import { randomInt } from 'node:crypto';
 import { Redis } from 'ioredis';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AccessCheck } from '@cc/shared/billing/chart-cache.ts';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import type { AccessCheck } from '@cc/shared/access-check.ts';
 import { listenForSignals, readAccessVersion } from '@cc/shared/db/access.ts';
 import { billingDataVersion } from '@cc/shared/db/outbox.ts';
 import { isSessionEnded } from '@cc/shared/db/sessions.ts';
@@ -45,8 +45,11 @@ export interface AccessCache {
   deferredEpoch(req: FastifyRequest): string | null;
   /** Whether the request's access is still unconfirmed (see deferredEpoch). */
   isDeferred(req: FastifyRequest): boolean;
-  /** The keys the handler's lookup reads, and what to do with their values: confirm, or throw to re-check. */
-  accessCheck(req: FastifyRequest, sid: string, epoch: string | null): AccessCheck;
+  /**
+   * For a deferred request, the keys its handler's lookup reads and what to do with their values: confirm, or throw
+   * (the plugin then re-checks strictly and runs the handler again). Undefined when the access is confirmed already.
+   */
+  lookupCheck(req: FastifyRequest): AccessCheck | undefined;
   /** Forgets the deferral before a strict re-check; the request is not deferred again. */
   settle(req: FastifyRequest): void;
 }
@@ -60,7 +63,8 @@ declare module 'fastify' {
     readOnly?: boolean;
     /**
      * The handler confirms the caller's access in its own Redis lookup (the cached charts): one round trip, not two.
-     * Its handler must pass `access.accessCheck` to the lookup and re-check strictly (`confirmAccess`) on any error.
+     * Its handler passes `access.lookupCheck(req)` to that lookup; should anything fail before the access is
+     * confirmed, this plugin re-checks it strictly (`confirmAccess`, the tenant again) and runs the handler once more.
      */
     accessInLookup?: boolean;
   }
@@ -179,7 +183,10 @@ function accessCache(app: FastifyInstance): { cache: AccessCache; close: () => P
       deferred.delete(req);
       strict.add(req);
     },
-    accessCheck(req, sid, epoch) {
+    lookupCheck(req) {
+      const auth = req.auth;
+      if (!auth || !deferred.has(req)) return undefined;
+      const { sid, epoch } = auth;
       return {
         epochKey,
         sessionEndedKey: sessionEndedKey(prefix, sid),
@@ -224,10 +231,33 @@ function whenReady(redis: Redis, ms = 3000): Promise<void> {
   });
 }
 
+/**
+ * A deferred route's handler, run again after a strict re-check when it fails before its access was confirmed: it was
+ * admitted against the last epoch seen, so anything but a confirmed answer (a session ended, access changed, Redis
+ * unavailable, a refusal) is decided again on the current epoch, where the guards refuse or admit the caller anew.
+ */
+function deferredHandler(app: FastifyInstance, handler: RouteHandlerMethod): RouteHandlerMethod {
+  return async function (this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) {
+    try {
+      return await handler.call(this, req, reply);
+    } catch (err) {
+      if (!app.access.isDeferred(req)) throw err;
+      await app.confirmAccess(req);
+      if (req.customerId !== null) await app.readmitTenant(req);
+      return handler.call(this, req, reply);
+    }
+  } as RouteHandlerMethod;
+}
+
 export default fp(
   async (app) => {
     const { cache, close, ready } = accessCache(app);
     app.decorate('access', cache);
+    // Routes are registered after this plugin; the guards' re-checks (permission-guard, tenant-guard) exist by the
+    // time a request runs.
+    app.addHook('onRoute', (route) => {
+      if (route.config?.accessInLookup) route.handler = deferredHandler(app, route.handler);
+    });
     app.addHook('onClose', close);
     await ready;
     // The writer's own process moves the epoch before its answer leaves, so the caller's next request, to any

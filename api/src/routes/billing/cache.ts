@@ -9,10 +9,10 @@ export async function cachedJson(
   compute: () => Promise<unknown>,
   req?: FastifyRequest,
 ): Promise<CachedJson> {
-  // The committed data version comes from memory while PostgreSQL announces it (access-cache.ts): no query per hit.
-  // The hot path's auto-pipelined connection (access-cache.ts).
-  // A deferred request (route marked accessInLookup) has its access confirmed in the lookup's own round trip.
-  const access = req?.auth && app.access.isDeferred(req) ? app.access.accessCheck(req, req.auth.sid, req.auth.epoch) : undefined;
+  // The committed data version comes from memory while PostgreSQL announces it, on the hot path's auto-pipelined
+  // connection (access-cache.ts): no query per hit. A deferred request (route marked accessInLookup) has its access
+  // confirmed in the lookup's own round trip.
+  const access = req ? app.access.lookupCheck(req) : undefined;
   return chartCache(app.access.redis, app.config.QUEUE_PREFIX, app.log, app.access.dataVersion).cachedJson(target, settings, compute, access);
 }
 

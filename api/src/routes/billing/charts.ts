@@ -42,25 +42,13 @@ const charts: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
       async (req, reply) => {
-        const answer = async () => {
-          const viewer = isViewer(req.auth);
-          // spec 000 §6: a customerViewer sees only the project-label view and cannot pick a provider.
-          if (viewer && !r.kind.startsWith('project_label')) throw new errors.forbidden('A customer viewer sees only the project-label view');
-          const body = chartBodyOf(r.kind, (req.body ?? {}) as Record<string, unknown>);
-          const settings = chartSettings(req.query, { defaultProvider: isLabelKind(r.kind) ? 'all' : 'gcp', forceProvider: viewer ? 'all' : undefined });
-          const ctx = await accountContext(app, req.customer, req.auth, req.query.billing_account_id);
-          return cachedJson(app, ctx, chartCacheSettings(ctx, settings, r.kind, body), () => chartAnswer(app.pg, ctx, settings, r.kind, body), req);
-        };
-        try {
-          return sendJson(reply, await answer());
-        } catch (err) {
-          // Admitted against the last epoch seen (accessInLookup): anything but a confirmed answer is decided again
-          // on the current epoch: a session ended or access changed refuses here, else the answer is computed anew.
-          if (!app.access.isDeferred(req)) throw err;
-          await app.confirmAccess(req);
-          await app.readmitTenant(req);
-          return sendJson(reply, await answer());
-        }
+        const viewer = isViewer(req.auth);
+        // spec 000 §6: a customerViewer sees only the project-label view and cannot pick a provider.
+        if (viewer && !r.kind.startsWith('project_label')) throw new errors.forbidden('A customer viewer sees only the project-label view');
+        const body = chartBodyOf(r.kind, (req.body ?? {}) as Record<string, unknown>);
+        const settings = chartSettings(req.query, { defaultProvider: isLabelKind(r.kind) ? 'all' : 'gcp', forceProvider: viewer ? 'all' : undefined });
+        const ctx = await accountContext(app, req.customer, req.auth, req.query.billing_account_id);
+        return sendJson(reply, await cachedJson(app, ctx, chartCacheSettings(ctx, settings, r.kind, body), () => chartAnswer(app.pg, ctx, settings, r.kind, body), req));
       },
     );
   }
