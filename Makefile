@@ -45,7 +45,7 @@ deps: install ## Import rules (dependency-cruiser, .dependency-cruiser.cjs): no 
 
 check: lint typecheck deps ## Lint, typecheck and import rules
 
-docs-config: services install ## Regenerate README's settings table, .env.example and the code maps in docs/ARCHITECTURE.md, workers/README.md
+docs-config: install ## Regenerate README's settings table, .env.example and the code maps in docs/ARCHITECTURE.md, workers/README.md
 	npx tsx infra/scripts/config-table.ts --write
 	npx tsx infra/scripts/docs-map.ts --write
 

@@ -2,8 +2,8 @@
  * The lists in docs/ARCHITECTURE.md and workers/README.md that the code can tell: queues, worker jobs, wire schema
  * files, tables, web features and api routes. Each is written between `<!-- generated:NAME -->` and
  * `<!-- /generated:NAME -->`, so a queue, table, schema file, feature or route added without the map makes
- * test/integration/docs.test.ts fail. The routes come from the built api (its route registry), so writing them
- * needs PostgreSQL and Redis running (`make services`).
+ * test/integration/docs.test.ts fail. The routes come from the api's route registry: the api is built, never started,
+ * with the configured settings (it builds even when PostgreSQL and Redis are down, logging Redis' refusals).
  *   npx tsx infra/scripts/docs-map.ts          prints the sections
  *   npx tsx infra/scripts/docs-map.ts --write  rewrites them in place (`make docs-config`)
  */
@@ -104,7 +104,7 @@ export function routesSection(routes: MapRoute[]): string {
   return table(['area', 'method', 'path', 'permission', 'customer named by'], rows);
 }
 
-/** The routes the api registers, from a built (not listening) api against the configured PostgreSQL and Redis. */
+/** The routes the api registers, from a built api that never listens (fresh secrets, so none is read or written). */
 export async function apiRoutes(): Promise<MapRoute[]> {
   const secret = () => randomBytes(32).toString('base64url');
   const config = loadConfig({ ...readEnvironment(), LOG_LEVEL: 'silent', JWT_SECRET: secret(), SECRETS_KEY: secret() });
