@@ -14,8 +14,11 @@ export interface SessionRow {
   ended_at: Date | null;
 }
 
-/** Why a session ended: the user's logout, the user's sign out everywhere, or an admin (`admin:<email>`). */
-export type EndedBy = 'logout' | 'everywhere' | `admin:${string}`;
+/**
+ * Why a session ended: the user's logout, the user's sign out everywhere, the user's password change (every other
+ * session), or an admin (`admin:<email>`).
+ */
+export type EndedBy = 'logout' | 'everywhere' | 'password' | `admin:${string}`;
 
 export async function createSession(db: Queryable, userId: string, maxHours: number): Promise<SessionRow> {
   const { rows } = await db.query<SessionRow>(
@@ -65,6 +68,17 @@ export async function endUserSessions(db: Queryable, userId: string, by: EndedBy
       WHERE user_id = $1 AND ended_at IS NULL AND expires_at > now()
       RETURNING id, expires_at`,
     [userId, by],
+  );
+  return rows;
+}
+
+/** Ends every open session of a user but one (a password change keeps the session it was made in). */
+export async function endOtherSessions(db: Queryable, userId: string, keepId: string, by: EndedBy): Promise<EndedSession[]> {
+  const { rows } = await db.query<EndedSession>(
+    `UPDATE session SET ended_at = now(), ended_by = $3
+      WHERE user_id = $1 AND id <> $2 AND ended_at IS NULL AND expires_at > now()
+      RETURNING id, expires_at`,
+    [userId, keepId, by],
   );
   return rows;
 }

@@ -6,6 +6,7 @@ import { endSession, endUserSessions, findOpenSession } from '@cc/shared/db/sess
 import { Claims, TokenAnswer, withErrors } from '@cc/shared/schemas/common.ts';
 import { errors } from '../../errors.ts';
 import { TOKEN_COOKIE } from '../../plugins/app/auth.ts';
+import passwordRoutes from './password.ts';
 
 const LoginBody = Type.Object({
   email: Type.String({ pattern: EMAIL_PATTERN }),
@@ -15,6 +16,8 @@ const LoginBody = Type.Object({
 const SessionsEnded = Type.Object({ ended: Type.Integer({ description: 'how many open sessions were ended' }) });
 
 const auth: FastifyPluginAsyncTypebox = async (app) => {
+  await app.register(passwordRoutes);
+
   app.post(
     '/v1/auth/login',
     {
