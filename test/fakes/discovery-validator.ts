@@ -140,7 +140,26 @@ export class DiscoveryValidator {
 
   /** Whether some method of the document has this path (which document a multi-API fake checks against). */
   owns(path: string): boolean {
-    return this.methods.some((x) => x.re.test(path));
+    return this.methods.some((x) => x.re.test(path) && this.fits(x, path));
+  }
+
+  /** The path parameters fit the patterns the document gives them. */
+  private fits(x: { m: DiscoveryMethod; re: RegExp; names: string[] }, path: string): boolean {
+    const values = x.re.exec(path);
+    return !!values && x.names.every((n, i) => {
+      const pattern = x.m.parameters?.[n]?.pattern;
+      return !pattern || new RegExp(pattern).test(values[i + 1]!);
+    });
+  }
+
+  /** A schema property's description, in the document's words. */
+  property(schema: string, name: string): string {
+    return this.doc.schemas[schema]?.properties?.[name]?.description ?? '';
+  }
+
+  /** A refusal the fake makes from its own state about a body field, worded with the document's description. */
+  refuseField(schema: string, name: string, value: unknown): never {
+    this.fail(`${schema}.${name}=${JSON.stringify(value)} is refused.${quote(this.property(schema, name))}`);
   }
 
   /** Checks a request; returns the method it is, or throws (and records) a SpecViolation. */
@@ -148,12 +167,7 @@ export class DiscoveryValidator {
     const candidates = this.methods.filter((x) => x.re.test(path));
     const same = candidates.filter((x) => x.m.httpMethod === httpMethod.toUpperCase());
     // `v1/{+name}` matches a list path too: the method whose path parameters fit their patterns is the one meant.
-    const fits = (x: (typeof same)[number]) =>
-      x.names.every((n, i) => {
-        const pattern = x.m.parameters?.[n]?.pattern;
-        return !pattern || new RegExp(pattern).test(x.re.exec(path)![i + 1]!);
-      });
-    const hit = same.find(fits) ?? same[0];
+    const hit = same.find((x) => this.fits(x, path)) ?? same[0];
     if (!hit) {
       if (candidates.length) this.fail(`${httpMethod} ${path}: the path is ${candidates.map((c) => `${c.m.httpMethod} ${c.m.id}`).join(', ')}, not ${httpMethod}`);
       this.fail(`${httpMethod} ${path}: no method of the document has this path`);

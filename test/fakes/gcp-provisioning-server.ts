@@ -4,10 +4,19 @@
  * Billing Budgets v1, Service Usage v1beta1 consumer overrides and operations, Cloud Quotas v1 preferences.
  * Long-running operations finish after `opPolls` looks. Errors are Google's `{error:{code,message,status}}`.
  * A request it does not know is answered 404 and recorded in `unexpected` (tests assert it stays empty).
+ *
+ * Every request is checked against Google's discovery documents (specs/cloudresourcemanager.v3.json,
+ * cloudbilling.v1.json, billingbudgets.v1.json, serviceusage.v1beta1.json) and every 2xx answer against the
+ * method's response schema; one the documents do not allow fails the test (discovery-validator.ts). Cloud Quotas
+ * has no discovery document stored (Google publishes it only through the discovery service): its two calls are
+ * not checked. Like Google: a budget whose specifiedAmount.currencyCode is not the billing account's currency is
+ * refused (in the Budgets document's words; the 400 INVALID_ARGUMENT is the fake's guess), and an operation can
+ * be forgotten (`forgetOperations`), as Google deletes finished ones after some hours.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { discovery, SpecViolation, type DiscoveryValidator, type Matched } from './discovery-validator.ts';
 
 export interface FakeProject {
   number: string;
@@ -39,7 +48,7 @@ const BQ_DEFAULT_MIB_PER_DAY = 200 * 1024 * 1024; // 200 TiB, the default for ne
 
 export async function startFakeGcpProvisioning(opts: { token?: string; opPolls?: number } = {}) {
   const token = opts.token ?? 'fake-token';
-  const opPolls = opts.opPolls ?? 2;
+  let opPolls = opts.opPolls ?? 2;
   const projects = new Map<string, FakeProject>();
   const ops = new Map<string, Op>();
   const budgets = new Map<string, Record<string, unknown>[]>();
@@ -49,6 +58,10 @@ export async function startFakeGcpProvisioning(opts: { token?: string; opPolls?:
   const unexpected: string[] = [];
   const faults: FakeFault[] = [];
   let nextNumber = 100_000_000_001;
+  /** Each billing account's currency (set when it was created at Google; EUR unless a test says otherwise). */
+  const accountCurrencies = new Map<string, string>();
+  const currencyOf = (account: string) => accountCurrencies.get(account) ?? 'EUR';
+  const specs = ['cloudresourcemanager.v3.json', 'cloudbilling.v1.json', 'billingbudgets.v1.json', 'serviceusage.v1beta1.json'].map(discovery);
 
   const find = (idOrNumber: string) => projects.get(idOrNumber) ?? [...projects.values()].find((p) => p.number === idOrNumber);
   const projectJson = (p: FakeProject, ints: boolean) => ({
@@ -110,10 +123,28 @@ export async function startFakeGcpProvisioning(opts: { token?: string; opPolls?:
       p.billingAccountName = String(body.billingAccountName ?? '');
       return [200, { name: `projects/${p.projectId}/billingInfo`, projectId: p.projectId, billingAccountName: p.billingAccountName, billingEnabled: p.billingAccountName !== '' }];
     }
+    if (method === 'GET' && path === '/v3/projects:search') {
+      // Only the `labels.KEY:VALUE` terms the product sends; any of them matches (the document's OR).
+      const terms = (q.get('query') ?? '').split(/\s+/).filter(Boolean).map((t) => /^labels\.([^:]+):(.+)$/i.exec(t));
+      if (terms.some((t) => !t)) return err(400, 'INVALID_ARGUMENT', `fake: only labels.KEY:VALUE terms are understood, got ${q.get('query')}`);
+      const found = [...projects.values()].filter((p) => !p.foreign && terms.some((t) => p.labels[t![1]!.toLowerCase()]?.toLowerCase() === t![2]!.toLowerCase()));
+      return [200, found.length ? { projects: found.map((p) => projectJson(p, ints)) } : {}];
+    }
+    if ((m = path.match(/^\/v1\/(billingAccounts\/[^/]+)$/)) && method === 'GET') {
+      return [200, { name: m[1], open: true, displayName: 'Customer billing account', masterBillingAccount: '', currencyCode: currencyOf(m[1]!) }];
+    }
     if ((m = path.match(/^\/v1\/(billingAccounts\/[^/]+)\/budgets$/))) {
       const list = budgets.get(m[1]) ?? [];
       if (method === 'GET') return [200, { budgets: list }];
       if (method === 'POST') {
+        const money = (body.amount as { specifiedAmount?: { currencyCode?: string } } | undefined)?.specifiedAmount;
+        if (money?.currencyCode && money.currencyCode !== currencyOf(m[1]!)) {
+          try {
+            discovery('billingbudgets.v1.json').refuseField('GoogleCloudBillingBudgetsV1BudgetAmount', 'specifiedAmount', money);
+          } catch (e) {
+            return err(400, 'INVALID_ARGUMENT', `${(e as Error).message} (the billing account's currency is ${currencyOf(m[1]!)})`);
+          }
+        }
         const b = { ...body, name: `${m[1]}/budgets/${randomUUID()}`, etag: randomUUID().slice(0, 8) };
         budgets.set(m[1], [...list, b]);
         return [200, b];
@@ -163,8 +194,27 @@ export async function startFakeGcpProvisioning(opts: { token?: string; opPolls?:
     const fault = i >= 0 ? faults.splice(i, 1)[0] : null;
     if (fault && fault.answer !== 'lose') return send(fault.answer.http, { error: { code: fault.answer.http, message: fault.answer.message, status: fault.answer.status } });
     const ints = (url.searchParams.get('$alt') ?? '').includes('enum-encoding=int');
-    const [status, body] = route(method, path, url.searchParams, raw ? JSON.parse(raw) : {}, ints);
+    const parsed = raw ? (JSON.parse(raw) as Record<string, unknown>) : null;
+    let checked: { v: DiscoveryValidator; matched: Matched } | null = null;
+    // Cloud Quotas (…/quotaPreferences) has no stored discovery document: the only calls left unchecked.
+    if (!/\/quotaPreferences(\/|$)/.test(url.pathname)) {
+      const v = specs.find((x) => x.owns(url.pathname)) ?? specs[0]!;
+      try {
+        checked = { v, matched: v.request(method, url.pathname, url.searchParams, parsed) };
+      } catch (e) {
+        if (!(e instanceof SpecViolation)) throw e;
+        return send(400, { error: { code: 400, message: e.message, status: 'INVALID_ARGUMENT' } });
+      }
+    }
+    const [status, body] = route(method, path, url.searchParams, parsed ?? {}, ints);
     if (fault?.answer === 'lose') return void res.destroy();
+    if (checked && status < 300) {
+      try {
+        checked.v.response(checked.matched, body);
+      } catch (e) {
+        return send(500, { error: { code: 500, message: `fake answered outside the document: ${(e as Error).message}`, status: 'INTERNAL' } });
+      }
+    }
     send(status, body);
   }
 
@@ -181,6 +231,18 @@ export async function startFakeGcpProvisioning(opts: { token?: string; opPolls?:
     /** The next request matching `method` and `path` gets `answer` instead of the normal one. */
     fail(method: string, path: RegExp, answer: FakeFault['answer']) {
       faults.push({ method, path, answer });
+    },
+    /** The currency a billing account was created in (`billingAccounts/…`). */
+    setBillingAccountCurrency(account: string, currency: string) {
+      accountCurrencies.set(account, currency);
+    },
+    /** Looks an operation needs before it is done, from now on. */
+    setOpPolls(n: number) {
+      opPolls = n;
+    },
+    /** Google deletes an operation some hours after it finished: every one known so far is gone. */
+    forgetOperations() {
+      ops.clear();
     },
     /** A project id already taken by someone else's project. */
     addForeignProject(projectId: string) {

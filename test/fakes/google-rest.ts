@@ -84,7 +84,8 @@ export async function startGoogleFake(name: string, routes: Route[], opts: { tok
       const reply = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8' }).end(JSON.stringify(body));
       let checked: ReturnType<typeof check>;
       try {
-        checked = check(specs, raw);
+        // The document's patterns read the path as sent (a name's own `/` travels as %2F).
+        checked = check(specs, { ...raw, path: url.pathname });
       } catch (err) {
         if (!(err instanceof SpecViolation)) throw err;
         requests.push({ ...raw, methodId: '' });

@@ -1,7 +1,10 @@
 /**
  * An in-process fake of Recommender v1, speaking its REST wire format: recommendations.list
  * (GET /v1/projects/{p}/locations/{l}/recommenders/{r}/recommendations) with paging, and the state changes
- * POST /v1/{name}:markClaimed | :markSucceeded with `etag` and `stateMetadata` (a stale etag is refused).
+ * recommendations.get, and POST /v1/{name}:markClaimed | :markSucceeded | :markFailed with `etag` and `stateMetadata`.
+ * Requests and answers are checked against Google's discovery document (specs/recommender.v1.json). The states
+ * each change applies to are the document's (ACTIVE, CLAIMED, SUCCEEDED, FAILED; never DISMISSED). The document
+ * does not say how a stale etag is refused: the fake answers 400 FAILED_PRECONDITION, which is a guess.
  * Enums are numbers when the client asks `$alt=json;enum-encoding=int`, as the gax REST fallback does.
  * A daily read quota answers 429 RESOURCE_EXHAUSTED once spent, as the free tier does (100 reads a day).
  * https://cloud.google.com/recommender/docs/reference/rest/v1/projects.locations.recommenders.recommendations
@@ -29,8 +32,10 @@ export interface FakeRecommender extends GoogleFake {
   /** Reads left today; each list call costs one. */
   readsLeft: number;
   /** The state changes received, in order. */
-  marks: { verb: 'markClaimed' | 'markSucceeded'; name: string; etag: string; stateMetadata: unknown }[];
+  marks: { verb: 'markClaimed' | 'markSucceeded' | 'markFailed'; name: string; etag: string; stateMetadata: unknown }[];
   pageSize: number;
+  /** Google changed the recommendation (a refresh): its etag is new, so an etag read before is stale. */
+  refresh(name: string): void;
 }
 
 const STATE_NUMBERS = { ACTIVE: 1, CLAIMED: 6, SUCCEEDED: 3, FAILED: 4, DISMISSED: 5 };
@@ -39,8 +44,10 @@ const PRIORITY_NUMBERS = { P4: 1, P3: 2, P2: 3, P1: 4 };
 const KEY = /^[a-z0-9][a-z0-9_.-]{0,62}$/;
 const VALUE = /^[a-zA-Z0-9_./-]{0,255}$/;
 
+let refreshes = 0;
 const etagFor = (r: Pick<FakeRecommendation, 'name' | 'state' | 'stateMetadata'>) =>
-  `"${createHash('sha1').update(JSON.stringify([r.name, r.state, r.stateMetadata])).digest('hex').slice(0, 16)}"`;
+  `"${createHash('sha1').update(JSON.stringify([r.name, r.state, r.stateMetadata, refreshes])).digest('hex').slice(0, 16)}"`;
+const VERB_STATE = { markClaimed: 'CLAIMED', markSucceeded: 'SUCCEEDED', markFailed: 'FAILED' } as const;
 
 export function fakeRecommendation(parent: string, id: string, o: Omit<FakeRecommendation, 'name' | 'etag' | 'state' | 'stateMetadata'> & { projectNumber: string }): FakeRecommendation {
   // Recommender names the project by number, whatever the caller's parent named it by.
@@ -92,10 +99,19 @@ export async function startFakeRecommender(opts: { token?: string; readsPerDay?:
     return true;
   };
 
+  const get: Route = (req, send) => {
+    const m = /^\/v1\/(projects\/[^/]+\/locations\/[^/]+\/recommenders\/[^/]+\/recommendations\/[^/:]+)$/.exec(req.path);
+    if (req.method !== 'GET' || !m) return false;
+    const r = [...recommendations.values()].flat().find((x) => x.name === m[1]);
+    if (!r) send(404, googleError(404, `Recommendation ${m[1]} not found.`));
+    else send(200, wire(r, wantsIntEnums(req.query)));
+    return true;
+  };
+
   const mark: Route = (req, send) => {
-    const m = /^\/v1\/(projects\/.+\/recommendations\/[^/:]+):(markClaimed|markSucceeded)$/.exec(req.path);
+    const m = /^\/v1\/(projects\/.+\/recommendations\/[^/:]+):(markClaimed|markSucceeded|markFailed)$/.exec(req.path);
     if (req.method !== 'POST' || !m) return false;
-    const verb = m[2] as 'markClaimed' | 'markSucceeded';
+    const verb = m[2] as keyof typeof VERB_STATE;
     const body = req.body ?? {};
     marks.push({ verb, name: m[1]!, etag: String(body.etag), stateMetadata: body.stateMetadata });
     const r = [...recommendations.values()].flat().find((x) => x.name === m[1]);
@@ -107,9 +123,9 @@ export async function startFakeRecommender(opts: { token?: string; readsPerDay?:
     if (!body.etag) send(400, googleError(400, 'etag is required.'));
     else if (body.etag !== r.etag) send(400, googleError(400, 'Etag does not match the current recommendation.', 'FAILED_PRECONDITION'));
     else if (!Object.entries(metadata).every(([k, v]) => KEY.test(k) && VALUE.test(v))) send(400, googleError(400, 'Invalid state_metadata.'));
-    else if (verb === 'markClaimed' && !['ACTIVE', 'CLAIMED'].includes(r.state)) send(400, googleError(400, `Cannot mark ${r.state} recommendation as CLAIMED.`, 'FAILED_PRECONDITION'));
+    else if (r.state === 'DISMISSED') send(400, googleError(400, `Cannot mark ${r.state} recommendation as ${VERB_STATE[verb]}.`, 'FAILED_PRECONDITION'));
     else {
-      r.state = verb === 'markClaimed' ? 'CLAIMED' : 'SUCCEEDED';
+      r.state = VERB_STATE[verb];
       r.stateMetadata = metadata;
       r.etag = etagFor(r);
       send(200, wire(r, wantsIntEnums(req.query)));
@@ -117,11 +133,16 @@ export async function startFakeRecommender(opts: { token?: string; readsPerDay?:
     return true;
   };
 
-  const fake: FakeRecommender = Object.assign(await startGoogleFake('recommender.googleapis.com', [list, mark], { ...opts, specs: ['recommender.v1.json'] }), {
+  const fake: FakeRecommender = Object.assign(await startGoogleFake('recommender.googleapis.com', [list, get, mark], { ...opts, specs: ['recommender.v1.json'] }), {
     recommendations,
     readsLeft: opts.readsPerDay ?? 100,
     marks,
     pageSize: 500,
+    refresh(name: string) {
+      const r = [...recommendations.values()].flat().find((x) => x.name === name)!;
+      refreshes++;
+      r.etag = etagFor(r);
+    },
   });
   return fake;
 }

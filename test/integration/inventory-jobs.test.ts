@@ -24,6 +24,7 @@ function recordingSource(inner: InventorySource) {
     ...inner,
     markClaimed: (req) => (calls.push({ how: 'claimed', req }), inner.markClaimed(req)),
     markSucceeded: (req) => (calls.push({ how: 'succeeded', req }), inner.markSucceeded(req)),
+    markFailed: (req) => (calls.push({ how: 'failed', req }), inner.markFailed(req)),
   };
   return { source, calls };
 }
@@ -148,7 +149,7 @@ t.test('a ticket raised from recommendations claims them, with its key, once; re
   const key = await until('the ticket key', async () => (await pool.query(`SELECT jira_key FROM ticket WHERE id = $1`, [ticketId])).rows[0]?.jira_key as string | null);
 
   const claimed = await finished('inventory-claims', await app.producers.enqueue('inventory-claims', 'inventory.claims', { customer_id: 'acme-corp' }));
-  t.same(claimed, { 'acme-corp': { claimed: 2, succeeded: 0, failed: 0 } });
+  t.same(claimed, { 'acme-corp': { claimed: 2, succeeded: 0, markedFailed: 0, failed: 0 } });
   t.same(calls.map((c) => [c.how, c.req.name, c.req.stateMetadata]).sort(), names.map((n) => ['claimed', n, { ticket: key }]).sort(), 'markClaimed with the ticket key');
   let page = (await app.inject({ method: 'GET', url: '/v1/asset-inventory/acme-corp/recommendations?state=CLAIMED&limit=10', headers: bearer(alice) })).json();
   t.same(page.items.map((r: { name: string; ticket_key: string }) => [r.name, r.ticket_key]).sort(), names.map((n) => [n, key]).sort(), 'the table shows state and ticket');
@@ -167,4 +168,36 @@ t.test('a ticket raised from recommendations claims them, with its key, once; re
   t.equal(page.total, 2);
   t.equal(page.savings.claimed, '0.00');
   t.not(page.savings.realised, '0.00');
+});
+
+t.test('a ticket cancelled after its claim went out marks the recommendation FAILED upstream, once', async (t) => {
+  const app = await build(t);
+  const { pool } = app.env;
+  await billProjects(pool, [['acme-shop-prod', 'Webshop'], ['acme-lab-dev', 'Lab']]);
+  const { source, calls } = recordingSource(localInventorySource(pool));
+  const finished = await workers(t, app, source);
+  await finished('inventory-sync', await app.producers.enqueue('inventory-sync', 'inventory.sync', { customer_id: 'acme-corp' }));
+  const alice = await login(app, 'alice@acme.example');
+  const recs = (await app.inject({ method: 'GET', url: '/v1/asset-inventory/acme-corp/recommendations?primary_impact_category=COST&limit=1', headers: bearer(alice) })).json();
+  const name: string = recs.items[0].name;
+  let res = await app.inject({
+    method: 'POST',
+    url: '/v1/jira/msp_tickets',
+    headers: bearer(alice),
+    payload: { customer: 'acme-corp', summary: 'Recommendation investigation', description: 'one', priority: 'P3', recommendations: [name] },
+  });
+  t.equal(res.statusCode, 201, res.body);
+  const ticketId = res.json().id;
+  await until('the ticket key', async () => (await pool.query(`SELECT jira_key FROM ticket WHERE id = $1`, [ticketId])).rows[0]?.jira_key as string | null);
+  await finished('inventory-claims', await app.producers.enqueue('inventory-claims', 'inventory.claims', { customer_id: 'acme-corp' }));
+  t.same(calls.map((c) => c.how), ['claimed']);
+
+  res = await app.inject({ method: 'PATCH', url: `/v1/jira/msp_tickets/${ticketId}/status`, headers: bearer(alice), payload: { name: 'Cancel', comment_body: 'Not needed after all.' } });
+  t.equal(res.statusCode, 200, res.body);
+  const swept = await finished('inventory-claims', await app.producers.enqueue('inventory-claims', 'inventory.claims', {}));
+  t.same(swept, { 'acme-corp': { claimed: 0, succeeded: 0, markedFailed: 1, failed: 0 } }, 'the sweep finds the cancelled ticket’s claim');
+  await finished('inventory-claims', await app.producers.enqueue('inventory-claims', 'inventory.claims', { customer_id: 'acme-corp' }));
+  t.same(calls.map((c) => [c.how, c.req.name]), [['claimed', name], ['failed', name]], 'markFailed once, never markSucceeded');
+  const page = (await app.inject({ method: 'GET', url: '/v1/asset-inventory/acme-corp/recommendations?state=FAILED&limit=10', headers: bearer(alice) })).json();
+  t.same(page.items.map((r: { name: string }) => r.name), [name], 'FAILED, not left CLAIMED');
 });

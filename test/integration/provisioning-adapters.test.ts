@@ -11,6 +11,8 @@ import type { Pool } from '@cc/shared/db/pool.ts';
 import { googleProvisioning, type GoogleClientOptions } from '../../workers/src/adapters/provisioning/google.ts';
 import { runProvisioning, type ProvisioningDeps } from '../../workers/src/provisioning/run-chain.ts';
 import { startFakeGcpProvisioning, type FakeGcpProvisioning } from '../fakes/gcp-provisioning-server.ts';
+import { saveRates } from '@cc/shared/db/fx-rates.ts';
+import { takeViolations } from '../fakes/spec-violations.ts';
 import { testEnv } from '../helper.ts';
 
 const REQUEST = { bu: 'retail', product: 'webshop', env: 'prod', owner_value: 'finance-team', template_name: 'Standard analytics project' };
@@ -146,4 +148,52 @@ t.test('a cap above the default limit is refused: an override can only lower a l
     step: 'quota_bigquery',
     error: /^consumerOverrides\.create failed: 400 FAILED_PRECONDITION: A consumer override can only lower a limit$/,
   });
+});
+
+t.test("the budget is set in the billing account's currency, converted at the day's rate, and the request says so", async (t) => {
+  const { fake, pool, deps } = await setup(t);
+  fake.setBillingAccountCurrency('billingAccounts/01A2B3-C4D5E6-F7A8B9', 'USD');
+  const today = new Date().toISOString().slice(0, 10);
+  await saveRates(pool, 'ecb', [{ currency: 'USD', rate_date: today, rate: '1.0870' }]);
+  const id = await approvedRequest(pool);
+  t.same(await runProvisioning(deps, id), { state: 'Active', step: null, error: null }, 'a USD billing account shown in EUR gets its budget');
+  const budgets = fake.budgets.get('billingAccounts/01A2B3-C4D5E6-F7A8B9')!;
+  t.match(budgets[0], { amount: { specifiedAmount: { currencyCode: 'USD', units: '1087', nanos: 0 } } }, '1000 EUR at 1.087 USD per EUR');
+  const step = (await findProjectRequest(pool, id))!.step_log.find((e) => e.step === 'budget')!;
+  t.match(step.detail, `1087.00 USD a month (the billing account's currency): the template's 1000 EUR at 1.087 USD per EUR of ${today}`);
+  t.same(fake.unexpected, []);
+});
+
+t.test('a budget in a currency other than the billing account’s is refused by the fake in the Budgets document’s words', async (t) => {
+  const { fake, deps } = await setup(t);
+  fake.setBillingAccountCurrency('billingAccounts/01A2B3-C4D5E6-F7A8B9', 'USD');
+  const p = { name: 'projects/1', projectNumber: '1', projectId: 'p', labels: {} };
+  await t.rejects(
+    deps.cloud.ensureBudget({ billingAccount: 'billingAccounts/01A2B3-C4D5E6-F7A8B9', displayName: 'x', projectName: p.name, amount: { currencyCode: 'EUR', units: '10', nanos: 0 } }),
+    { message: /If specified when creating a budget, it must match the currency of the billing account/ },
+  );
+  t.equal(takeViolations().length, 1, 'recorded as a request the document does not allow');
+});
+
+t.test('a creation operation Google has deleted: the late poll finds the project by its request label', async (t) => {
+  const { fake, pool, deps } = await setup(t);
+  fake.setOpPolls(1000);
+  const id = await approvedRequest(pool);
+  await t.rejects(runProvisioning(deps, id), { message: 'projects.create: the operation is still running', transient: true });
+  fake.forgetOperations();
+  fake.setOpPolls(1);
+  t.same(await runProvisioning(deps, id), { state: 'Active', step: null, error: null }, 'the project exists: the request goes on');
+  t.match((await findProjectRequest(pool, id))!.step_log.find((e) => e.step === 'await_project' && e.outcome === 'done'), { detail: `projects/${fake.projects.get('acme-retail-webshop-prod')!.number}` });
+  t.ok(fake.calls.some((c) => c === 'GET /v3/projects:search'), 'looked up with projects.search');
+  assertProvisioned(t, fake, id);
+});
+
+t.test('a deleted operation and no project carrying the request label: the request fails', async (t) => {
+  const { fake, pool, deps } = await setup(t);
+  fake.setOpPolls(1000);
+  const id = await approvedRequest(pool);
+  await t.rejects(runProvisioning(deps, id), { message: 'projects.create: the operation is still running', transient: true });
+  fake.forgetOperations();
+  fake.projects.clear();
+  t.match(await runProvisioning(deps, id), { state: 'Failed', step: 'await_project', error: /is gone and no project carries commandcenter-request=/ });
 });

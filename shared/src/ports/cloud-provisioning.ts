@@ -62,12 +62,21 @@ export interface CloudProvisioning {
   readonly name: 'google' | 'local';
   /** projects.create in the folder; 409 with our label → `{ project }`; 409 without → a ProvisioningError. */
   createProject(p: NewCloudProject): Promise<CreateProjectResult>;
-  /** One look at the creation operation: the project once it is done, null while it runs; its error is thrown. */
-  pollCreateProject(operation: string): Promise<CloudProject | null>;
+  /**
+   * One look at the creation operation: the project once it is done, null while it runs; its error is thrown.
+   * Google deletes an operation some hours after it ends: then the project is looked up by the request label
+   * (`requestId`), and only a request without such a project fails.
+   */
+  pollCreateProject(operation: string, requestId: string): Promise<CloudProject | null>;
   /** Cloud Billing updateBillingInfo (a PUT: repeating it changes nothing). */
   linkBilling(projectId: string, billingAccount: string): Promise<void>;
   /** Merges `labels` into the project's labels; no call when they are already there. */
   setLabels(project: CloudProject, labels: Record<string, string>): Promise<void>;
+  /**
+   * The billing account's currency (Cloud Billing billingAccounts.get `currencyCode`): a budget's amount must be
+   * in it, whatever currency the portal shows the customer.
+   */
+  billingAccountCurrency(billingAccount: string): Promise<string>;
   /** The budget named `displayName` on the billing account, made when there is none. Returns its name. */
   ensureBudget(b: NewBudget): Promise<string>;
   /**

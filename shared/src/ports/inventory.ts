@@ -45,7 +45,7 @@ export type ImpactCategory = 'CATEGORY_UNSPECIFIED' | 'COST' | 'SECURITY' | 'PER
 export interface Recommendation {
   /** `projects/{number}/locations/{loc}/recommenders/{recommender}/recommendations/{id}`. */
   name: string;
-  /** Required by markClaimed / markSucceeded: a stale one is refused upstream. */
+  /** Required by markClaimed / markSucceeded / markFailed: a stale one is refused upstream (then re-read once). */
   etag: string;
   state: RecommendationState;
   /** e.g. `google.compute.instance.MachineTypeRecommender`. */
@@ -105,4 +105,6 @@ export interface InventorySource {
   markClaimed(req: MarkRecommendation): Promise<MarkedRecommendation>;
   /** ACTIVE or CLAIMED → SUCCEEDED; answers the new state and etag. */
   markSucceeded(req: MarkRecommendation): Promise<MarkedRecommendation>;
+  /** ACTIVE, CLAIMED, SUCCEEDED or FAILED → FAILED (the ticket that took it on ended without resolving it). */
+  markFailed(req: MarkRecommendation): Promise<MarkedRecommendation>;
 }

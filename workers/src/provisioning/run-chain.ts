@@ -19,11 +19,11 @@ import {
   type ProjectRequestRow,
 } from '@cc/shared/db/provisioning.ts';
 import { ProvisioningError, type CloudProject, type CloudProvisioning } from '@cc/shared/ports/cloud-provisioning.ts';
+import { budgetInAccountCurrency } from '@cc/shared/provisioning/budget-currency.ts';
 import {
   PROVISIONING_STEPS,
   adminMember,
   bigQueryDailyLimitMiB,
-  budgetMoney,
   nextStep,
   projectLabels,
   type ProjectState,
@@ -100,7 +100,7 @@ async function runStep(deps: ProvisioningDeps, step: ProvisioningStep, { r, bill
     case 'await_project': {
       if (!r.operation_name) throw new ProvisioningError('No creation operation recorded', false);
       for (let i = 0, polls = deps.maxPolls ?? 12; i < polls; i++) {
-        const project = await deps.cloud.pollCreateProject(r.operation_name);
+        const project = await deps.cloud.pollCreateProject(r.operation_name, r.id);
         if (project) return { outcome: 'done', detail: project.name, project_number: project.projectNumber };
         if (i < polls - 1) await sleep(deps.pollIntervalMs ?? 5000);
       }
@@ -119,13 +119,16 @@ async function runStep(deps: ProvisioningDeps, step: ProvisioningStep, { r, bill
     case 'budget': {
       if (!(t.budget > 0)) return { outcome: 'skipped', detail: 'no budget in the template' };
       if (!billingAccount) throw new ProvisioningError(`Customer ${r.customer_id} has no billing account`, false);
+      const account = `billingAccounts/${billingAccount}`;
+      const accountCurrency = await deps.cloud.billingAccountCurrency(account);
+      const amount = await budgetInAccountCurrency(deps.pool, t.budget, currency, accountCurrency, new Date().toISOString().slice(0, 10));
       const name = await deps.cloud.ensureBudget({
-        billingAccount: `billingAccounts/${billingAccount}`,
+        billingAccount: account,
         displayName: `${r.project_name} monthly budget`,
         projectName: `projects/${r.project_number}`,
-        amount: budgetMoney(t.budget, currency),
+        amount: amount.money,
       });
-      return { outcome: 'done', detail: `${name}: ${t.budget} ${currency} a month` };
+      return { outcome: 'done', detail: `${name}: ${amount.note}` };
     }
     case 'quota_bigquery': {
       if (!(t.quota.bigquery_analysis > 0)) return { outcome: 'skipped', detail: 'no BigQuery quota in the template' };

@@ -1,7 +1,16 @@
 /**
  * What the inventory jobs act on: the customers a nightly sync covers, and the recommendation claims whose
- * upstream state change is due (markClaimed once the ticket has a key, markSucceeded once it is Resolved or Closed).
+ * upstream state change is due (markClaimed once the ticket has a key, markSucceeded once it is Resolved or Closed
+ * after a resolution, markFailed once it is cancelled or closed without ever being resolved).
  */
+
+/**
+ * SQL: the ticket `t` ended without resolving what it took on: cancelled, or closed with no status change to
+ * Resolved on record (a Jira workflow may close an issue directly).
+ */
+const ENDED_UNRESOLVED = `(t.status = 'Cancel' OR (t.status = 'Closed' AND NOT EXISTS (
+  SELECT 1 FROM ticket_comment tc WHERE tc.ticket_id = t.id AND tc.current_status = 'Resolved')))`;
+const ENDED_RESOLVED = `(t.status IN ('Resolved', 'Closed') AND NOT ${ENDED_UNRESOLVED})`;
 import type { Queryable } from '../pool.ts';
 import type { RecommendationClaim } from './claims.ts';
 
@@ -24,11 +33,24 @@ export async function fillClaimTicketKeys(db: Queryable, customerId: string): Pr
   );
 }
 
-/** Claims sent upstream whose ticket is now Resolved or Closed and whose success has not gone out yet. */
+/** Claims sent upstream whose ticket is now Resolved (or Closed after that) and whose success has not gone out yet. */
 export async function claimsToSucceed(db: Queryable, customerId: string): Promise<RecommendationClaim[]> {
   const { rows } = await db.query<RecommendationClaim>(
     `SELECT c.* FROM inventory_recommendation_claim c JOIN ticket t ON t.id = c.ticket_id
-      WHERE c.customer_id = $1 AND c.claim_sent_at IS NOT NULL AND c.succeeded_sent_at IS NULL AND t.status IN ('Resolved', 'Closed')
+      WHERE c.customer_id = $1 AND c.claim_sent_at IS NOT NULL AND c.succeeded_sent_at IS NULL AND c.failed_sent_at IS NULL
+        AND ${ENDED_RESOLVED}
+      ORDER BY c.claimed_at`,
+    [customerId],
+  );
+  return rows;
+}
+
+/** Claims sent upstream whose ticket ended unresolved and whose failure has not gone out yet. */
+export async function claimsToFail(db: Queryable, customerId: string): Promise<RecommendationClaim[]> {
+  const { rows } = await db.query<RecommendationClaim>(
+    `SELECT c.* FROM inventory_recommendation_claim c JOIN ticket t ON t.id = c.ticket_id
+      WHERE c.customer_id = $1 AND c.claim_sent_at IS NOT NULL AND c.succeeded_sent_at IS NULL AND c.failed_sent_at IS NULL
+        AND ${ENDED_UNRESOLVED}
       ORDER BY c.claimed_at`,
     [customerId],
   );
@@ -41,7 +63,8 @@ export async function customersWithClaimWork(db: Queryable, ticketId?: string): 
     `SELECT DISTINCT c.customer_id FROM inventory_recommendation_claim c JOIN ticket t ON t.id = c.ticket_id
       WHERE ($1::uuid IS NULL OR c.ticket_id = $1)
         AND ((c.claim_sent_at IS NULL AND t.jira_key IS NOT NULL)
-          OR (c.succeeded_sent_at IS NULL AND c.claim_sent_at IS NOT NULL AND t.status IN ('Resolved', 'Closed')))
+          OR (c.succeeded_sent_at IS NULL AND c.failed_sent_at IS NULL AND c.claim_sent_at IS NOT NULL
+              AND t.status IN ('Resolved', 'Closed', 'Cancel')))
       ORDER BY 1`,
     [ticketId ?? null],
   );

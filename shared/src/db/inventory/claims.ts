@@ -13,6 +13,7 @@ export interface RecommendationClaim {
   claimed_at: Date;
   claim_sent_at: Date | null;
   succeeded_sent_at: Date | null;
+  failed_sent_at: Date | null;
   last_error: string | null;
 }
 
@@ -52,8 +53,8 @@ export async function claimsToSend(db: Queryable, customerId: string): Promise<R
  * Marks the claim's upstream state change as sent. Answers false when it already was: the caller that gets
  * false must not send it again.
  */
-export async function markClaimSent(db: Queryable, customerId: string, recommendationName: string, which: 'claimed' | 'succeeded'): Promise<boolean> {
-  const column = which === 'claimed' ? 'claim_sent_at' : 'succeeded_sent_at';
+export async function markClaimSent(db: Queryable, customerId: string, recommendationName: string, which: 'claimed' | 'succeeded' | 'failed'): Promise<boolean> {
+  const column = { claimed: 'claim_sent_at', succeeded: 'succeeded_sent_at', failed: 'failed_sent_at' }[which];
   const { rowCount } = await db.query(
     `UPDATE inventory_recommendation_claim SET ${column} = now(), last_error = NULL
       WHERE customer_id = $1 AND recommendation_name = $2 AND ${column} IS NULL`,
@@ -98,7 +99,7 @@ export async function forgetRecommenderScan(db: Queryable, customerId: string, r
 }
 
 export interface LocalRecommendationState {
-  state: Extract<RecommendationState, 'CLAIMED' | 'SUCCEEDED'>;
+  state: Extract<RecommendationState, 'CLAIMED' | 'SUCCEEDED' | 'FAILED'>;
   state_metadata: Record<string, string>;
 }
 

@@ -36,7 +36,7 @@ export function localInventorySource(db: Queryable): InventorySource {
     if (!found) throw new InventorySourceError(`recommendation ${req.name} not found`);
     const current = withState(found, states.get(req.name));
     if (current.etag !== req.etag) throw new InventorySourceError(`recommendation ${req.name}: etag does not match (it changed since it was read)`);
-    const allowed = to === 'CLAIMED' ? ['ACTIVE', 'CLAIMED'] : ['ACTIVE', 'CLAIMED', 'SUCCEEDED'];
+    const allowed = to === 'CLAIMED' ? ['ACTIVE', 'CLAIMED'] : ['ACTIVE', 'CLAIMED', 'SUCCEEDED', ...(to === 'FAILED' ? ['FAILED'] : [])];
     if (!allowed.includes(current.state)) throw new InventorySourceError(`recommendation ${req.name} cannot go from ${current.state} to ${to}`);
     const next = { state: to, state_metadata: req.stateMetadata };
     await setLocalRecommendationState(db, req.customerId, req.name, next);
@@ -56,5 +56,6 @@ export function localInventorySource(db: Queryable): InventorySource {
     },
     markClaimed: (req) => mark(req, 'CLAIMED'),
     markSucceeded: (req) => mark(req, 'SUCCEEDED'),
+    markFailed: (req) => mark(req, 'FAILED'),
   };
 }

@@ -57,7 +57,7 @@ export function realInventorySource(opts: RealInventoryOptions): InventorySource
     }
   }
 
-  async function mark(req: MarkRecommendation, how: 'markClaimed' | 'markSucceeded') {
+  async function mark(req: MarkRecommendation, how: 'markClaimed' | 'markSucceeded' | 'markFailed') {
     const result = await withRecommender(req.serviceAccountEmail, (r) => r[how](req.name, req.etag, req.stateMetadata));
     await opts.cache.forget(req.customerId, req.name);
     return result;
@@ -94,5 +94,6 @@ export function realInventorySource(opts: RealInventoryOptions): InventorySource
     },
     markClaimed: (req) => mark(req, 'markClaimed'),
     markSucceeded: (req) => mark(req, 'markSucceeded'),
+    markFailed: (req) => mark(req, 'markFailed'),
   };
 }

@@ -129,12 +129,55 @@ export interface RecommenderClientLike {
   list(target: ScanTarget): Promise<Recommendation[]>;
   markClaimed(name: string, etag: string, stateMetadata: Record<string, string>): Promise<MarkedRecommendation>;
   markSucceeded(name: string, etag: string, stateMetadata: Record<string, string>): Promise<MarkedRecommendation>;
+  markFailed(name: string, etag: string, stateMetadata: Record<string, string>): Promise<MarkedRecommendation>;
   close(): Promise<void>;
+}
+
+type Verb = 'markClaimed' | 'markSucceeded' | 'markFailed';
+const TARGET_STATE: Record<Verb, RecommendationState> = { markClaimed: 'CLAIMED', markSucceeded: 'SUCCEEDED', markFailed: 'FAILED' };
+
+/**
+ * A state change refused because the etag is stale (someone, or Google's own refresh, changed the recommendation
+ * since it was read). Google answers FAILED_PRECONDITION (gRPC 9; over REST a 400 or 412 naming that status);
+ * the document does not say more.
+ */
+function isStaleEtag(err: unknown): boolean {
+  const e = (err ?? {}) as { code?: unknown; message?: unknown };
+  return e.code === 9 || e.code === 412 || (typeof e.message === 'string' && /FAILED_PRECONDITION/.test(e.message));
 }
 
 export function recommenderReader(authClient: GoogleAuthClient, opts: { endpoint?: GoogleEndpoint; backoff: Backoff }): RecommenderClientLike {
   const client = new RecommenderClient(clientOptions(authClient, opts.endpoint));
   const marked = (r: Obj): MarkedRecommendation => ({ name: String(r.name ?? ''), etag: String(r.etag ?? ''), state: stateOf(obj(r.stateInfo).state) });
+
+  const send = async (verb: Verb, name: string, etag: string, stateMetadata: Record<string, string>) => {
+    const request = { name, etag, stateMetadata };
+    const [r] = await withBackoff(`Recommender ${verb} ${name}`, { ...opts.backoff, retries: 0 }, () =>
+      verb === 'markClaimed'
+        ? client.markRecommendationClaimed(request)
+        : verb === 'markSucceeded'
+          ? client.markRecommendationSucceeded(request)
+          : client.markRecommendationFailed(request),
+    );
+    return marked(r as Obj);
+  };
+
+  /**
+   * A stale etag is re-read (recommendations.get) and the change sent once more with the fresh one; a
+   * recommendation already in the wanted state (our own earlier change whose answer was lost) needs no second one.
+   */
+  const mark = async (verb: Verb, name: string, etag: string, stateMetadata: Record<string, string>) => {
+    try {
+      return await send(verb, name, etag, stateMetadata);
+    } catch (err) {
+      if (!isStaleEtag(err) && !isStaleEtag((err as { cause?: unknown }).cause)) throw err;
+      const [fresh] = await withBackoff(`Recommender get ${name}`, opts.backoff, () => client.getRecommendation({ name }));
+      const now = marked(fresh as Obj);
+      if (now.state === TARGET_STATE[verb]) return now;
+      return send(verb, name, now.etag, stateMetadata);
+    }
+  };
+
   return {
     async list(target) {
       const what = `Recommender list ${target.parent}`;
@@ -146,18 +189,9 @@ export function recommenderReader(authClient: GoogleAuthClient, opts: { endpoint
       });
     },
     // State changes are not retried on quota: a lost answer must not send the change twice.
-    async markClaimed(name, etag, stateMetadata) {
-      const [r] = await withBackoff(`Recommender markClaimed ${name}`, { ...opts.backoff, retries: 0 }, () =>
-        client.markRecommendationClaimed({ name, etag, stateMetadata }),
-      );
-      return marked(r as Obj);
-    },
-    async markSucceeded(name, etag, stateMetadata) {
-      const [r] = await withBackoff(`Recommender markSucceeded ${name}`, { ...opts.backoff, retries: 0 }, () =>
-        client.markRecommendationSucceeded({ name, etag, stateMetadata }),
-      );
-      return marked(r as Obj);
-    },
+    markClaimed: (name, etag, stateMetadata) => mark('markClaimed', name, etag, stateMetadata),
+    markSucceeded: (name, etag, stateMetadata) => mark('markSucceeded', name, etag, stateMetadata),
+    markFailed: (name, etag, stateMetadata) => mark('markFailed', name, etag, stateMetadata),
     close: () => client.close(),
   };
 }

@@ -1,8 +1,8 @@
 /**
  * Real provisioning adapter on Google's official clients, over their REST fallback (`fallback: true`): plain
  * HTTPS JSON, no gRPC channel to keep, and the same wire an in-process fake answers in tests.
- * Docs: Resource Manager v3 projects (create, get, patch, getIamPolicy, setIamPolicy), Cloud Billing
- * projects.updateBillingInfo, Billing Budgets v1, Service Usage v1beta1 consumerOverrides, Cloud Quotas v1
+ * Docs: Resource Manager v3 projects (create, get, search, patch, getIamPolicy, setIamPolicy), Cloud Billing
+ * billingAccounts.get and projects.updateBillingInfo, Billing Budgets v1, Service Usage v1beta1 consumerOverrides, Cloud Quotas v1
  * quotaPreferences.
  */
 import { ProjectsClient } from '@google-cloud/resource-manager';
@@ -12,7 +12,7 @@ import { v1beta1 as serviceUsage } from '@google-cloud/service-usage';
 import { CloudQuotasClient } from '@google-cloud/cloudquotas';
 import { REQUEST_LABEL } from '@cc/shared/provisioning/rules.ts';
 import { ProvisioningError, type CloudProject, type CloudProvisioning } from '@cc/shared/ports/cloud-provisioning.ts';
-import { isAlreadyExists, isNotVisible, toProvisioningError } from './google-errors.ts';
+import { isAlreadyExists, isNotVisible, readGoogleError, toProvisioningError } from './google-errors.ts';
 
 /** Options shared by the five clients; in tests `{ protocol: 'http', apiEndpoint, port, authClient }` of a fake. */
 export type GoogleClientOptions = NonNullable<ConstructorParameters<typeof ProjectsClient>[0]>;
@@ -77,6 +77,13 @@ export function googleProvisioning(opts: GoogleProvisioningOptions = {}): CloudP
     return toCloudProject(p);
   }
 
+  /** Projects whose labels carry the request id (projects.search, which needs no parent). */
+  async function findByRequestLabel(requestId: string): Promise<CloudProject | null> {
+    const [found] = await call('projects.search', () => projects.searchProjects({ query: `labels.${REQUEST_LABEL}:${requestId}` }, { autoPaginate: false }));
+    const p = found.find((x) => x.labels?.[REQUEST_LABEL] === requestId);
+    return p ? toCloudProject(p) : null;
+  }
+
   return {
     name: 'google',
 
@@ -102,8 +109,17 @@ export function googleProvisioning(opts: GoogleProvisioningOptions = {}): CloudP
       return { project: existing };
     },
 
-    async pollCreateProject(operation) {
-      const op = await call('projects.create (operation)', () => projects.checkCreateProjectProgress(operation));
+    async pollCreateProject(operation, requestId) {
+      let op;
+      try {
+        op = await projects.checkCreateProjectProgress(operation);
+      } catch (err) {
+        // Google deletes an operation some hours after it ends: a late look finds the project by our label instead.
+        if (readGoogleError(err).status !== 'NOT_FOUND' && readGoogleError(err).http !== 404) throw toProvisioningError('projects.create (operation)', err);
+        const found = await findByRequestLabel(requestId);
+        if (found) return found;
+        throw new ProvisioningError(`projects.create (operation) failed: ${operation} is gone and no project carries ${REQUEST_LABEL}=${requestId}`, false);
+      }
       if (!op.done) return null;
       if (op.error) throw toProvisioningError('projects.create', op.error);
       return toCloudProject(op.result as { name?: string; projectId?: string; labels?: Record<string, string> });
@@ -122,6 +138,12 @@ export function googleProvisioning(opts: GoogleProvisioningOptions = {}): CloudP
         projects.updateProject({ project: { name: project.name, labels: { ...current.labels, ...labels } }, updateMask: { paths: ['labels'] } }),
       );
       if (!op.done) await settle('projects.patch', () => projects.checkUpdateProjectProgress(op.name!));
+    },
+
+    async billingAccountCurrency(billingAccount) {
+      const [account] = await call('billingAccounts.get', () => billing.getBillingAccount({ name: billingAccount }));
+      if (!account.currencyCode) throw new ProvisioningError(`billingAccounts.get: ${billingAccount} has no currencyCode`, false);
+      return account.currencyCode;
     },
 
     async ensureBudget(b) {

@@ -26,6 +26,8 @@ export interface LocalProvisioningOptions {
   operationDelayMs?: number;
   /** CPUs the local cloud grants at once; a preference above it stays 'requested', as Google's would. */
   grantedCpus?: number;
+  /** The currency of every local billing account (Google's are each in one currency, fixed at creation). */
+  billingAccountCurrency?: string;
 }
 
 const toCloudProject = (p: LocalProjectRow): CloudProject => ({
@@ -74,6 +76,10 @@ export function localProvisioning(db: Queryable, opts: LocalProvisioningOptions 
 
     async setLabels(p, labels) {
       await mergeLocalLabels(db, (await project(p.projectId)).project_id, labels);
+    },
+
+    async billingAccountCurrency() {
+      return opts.billingAccountCurrency ?? 'EUR';
     },
 
     async ensureBudget(b) {
