@@ -89,7 +89,7 @@ async function independentProjects(pool: Pool) {
             round(COALESCE((SELECT avg(spend) FROM per_day p WHERE p.project_id = k.project_id AND p.currency = k.currency
                               AND p.day >= f.first_seen AND p.day <= $2::date - 2), 0), 2)::text AS mean_28d,
             COALESCE(($2::date - 1) - f.first_seen, 0) AS mean_days,
-            round((SELECT sum(spend) FROM per_day p WHERE p.project_id = k.project_id AND p.currency = k.currency AND p.day >= date_trunc('month', $2::date)), 2)::text AS month_to_date
+            round((SELECT sum(spend) FROM per_day p WHERE p.project_id = k.project_id AND p.currency = k.currency AND p.day >= date_trunc('month', $2::date) AND p.day < $2::date), 2)::text AS month_to_date
        FROM keys k LEFT JOIN first f ON f.project_id = k.project_id AND f.currency = k.currency
       ORDER BY k.project_id, k.currency`,
     [C, TODAY],

@@ -173,7 +173,10 @@ export async function listPendingNotices(db: Queryable, customerId: string | nul
             a.group_by, a.label_key, a.label_value, round(n.spend, 2)::text AS spend, round(n.quota, 2)::text AS quota, n.currency,
             n.evaluated_day::text AS evaluated_day, n.cost_basis,
             COALESCE((SELECT array_agg(m.user_id ORDER BY m.user_id) FROM customer_member m
-                       WHERE m.customer_id = n.customer_id AND m.list = 'alert'), '{}') AS recipients
+                       WHERE m.customer_id = n.customer_id AND m.list = 'alert'
+                         -- the notice covers the whole account: a customerViewer (limited to his projects) is not sent it
+                         AND NOT EXISTS (SELECT 1 FROM app_user u WHERE u.id = m.user_id AND u.role = 'customerViewer')),
+                     '{}') AS recipients
        FROM alert_notice n JOIN alert a ON a.id = n.alert_id JOIN customer c ON c.customer_id = n.customer_id
       WHERE n.notified_at IS NULL AND ($1::text IS NULL OR n.customer_id = $1)
       ORDER BY n.id`,

@@ -142,7 +142,10 @@ export async function listUnnotifiedAnomalies(db: Queryable, date: string, custo
             CASE WHEN x.mean_cost > 0 THEN round((x.to_date_cost - x.mean_cost) * 100 / x.mean_cost, 2)::text END AS delta_from_mean_cost_perc,
             COALESCE(r.cost_basis, c.billing_cost_basis) AS cost_basis,
             COALESCE((SELECT array_agg(m.user_id ORDER BY m.user_id) FROM customer_member m
-                       WHERE m.customer_id = x.customer_id AND m.list = 'alert'), '{}') AS recipients
+                       WHERE m.customer_id = x.customer_id AND m.list = 'alert'
+                         -- the notice covers the whole account: a customerViewer (limited to his projects) is not sent it
+                         AND NOT EXISTS (SELECT 1 FROM app_user u WHERE u.id = m.user_id AND u.role = 'customerViewer')),
+                     '{}') AS recipients
        FROM anomaly x JOIN customer c ON c.customer_id = x.customer_id
        -- every stored anomaly has its day's run (written in the same transaction); the customer's setting is a fallback only
        LEFT JOIN anomaly_run r ON r.customer_id = x.customer_id AND r.billing_account_id = x.billing_account_id AND r.date = x.date

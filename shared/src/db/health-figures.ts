@@ -22,6 +22,7 @@ export interface ProjectHealth {
   mean_28d: string;
   /** Days the mean covers (0: no spend in those 28 days). */
   mean_days: number;
+  /** From the first of the month to yesterday, as the billing dashboard's month to date. */
   month_to_date: string;
   open_anomalies: number;
 }

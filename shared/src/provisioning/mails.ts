@@ -51,10 +51,16 @@ export function provisioningMail(event: ProvisioningEvent, r: MailRequest, custo
   };
 }
 
-/** The requester and the customer's alert list, each once; entries that are not e-mail addresses are left out. */
+/**
+ * The requester and the customer's alert list, each once; entries that are not e-mail addresses are left out, and so
+ * are customerViewers (limited to the projects of their filter, they are not told about the customer's others).
+ */
 export async function provisioningRecipients(db: Queryable, r: Pick<ProjectRequestRow, 'customer_id' | 'requester'>): Promise<string[]> {
   const alert = await listMembers(db, r.customer_id, 'alert');
-  return [...new Set([r.requester, ...alert])].filter((a) => EMAIL_RE.test(a));
+  const to = [...new Set([r.requester, ...alert])].filter((a) => EMAIL_RE.test(a));
+  const { rows } = await db.query<{ id: string }>(`SELECT id FROM app_user WHERE id = ANY($1::text[]) AND role = 'customerViewer'`, [to]);
+  const viewers = new Set(rows.map((v) => v.id));
+  return to.filter((a) => !viewers.has(a));
 }
 
 /** Enqueues the event's e-mail (nothing when nobody is to hear it). */

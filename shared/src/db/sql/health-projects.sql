@@ -8,7 +8,8 @@
 -- that carried one of his labels during the run's window.
 -- Spend is cost + credits. Yesterday's spend is compared with the mean daily spend of the 28 days before yesterday,
 -- taken (as anomaly detection does) over the days since the project was first seen in those 28 days, days without a
--- rollup row counting 0. Month to date runs from the first of today's month to today, as the alert evaluation does.
+-- rollup row counting 0. Month to date runs from the first of today's month to yesterday, as the billing dashboard's
+-- (the day under way is not in it), so both screens show one figure; the alerts' own runs to today (alerts.ts).
 -- Open anomalies: those of the anomaly date that pass the customer's current thresholds (what the Anomaly Detection
 -- screen shows by default), judged on their figures converted into the display currency (anomaly-display.ts).
 WITH acct AS (
@@ -40,7 +41,7 @@ WITH acct AS (
          COALESCE(sum(d.spend) FILTER (WHERE d.usage_date = b.yesterday), 0) AS yesterday_spend,
          min(d.usage_date) FILTER (WHERE d.usage_date BETWEEN b.yesterday - 28 AND b.yesterday - 1) AS first_seen,
          COALESCE(sum(d.spend) FILTER (WHERE d.usage_date BETWEEN b.yesterday - 28 AND b.yesterday - 1), 0) AS hist_sum,
-         COALESCE(sum(d.spend) FILTER (WHERE d.usage_date >= b.month_start), 0) AS month_to_date
+         COALESCE(sum(d.spend) FILTER (WHERE d.usage_date >= b.month_start AND d.usage_date < $2::date), 0) AS month_to_date
     FROM converted d CROSS JOIN bounds b
    GROUP BY d.project_id
 ), anomalies AS (
