@@ -1,5 +1,5 @@
 /**
- * The currency side of the System Health figures (issue 17): the display currency, and the spend of the figures'
+ * The currency side of the System Health figures: the display currency, and the spend of the figures'
  * days (the month and the 29 days before today) that has no rate within 7 days of its usage day, per currency, with
  * the same sentence the billing dashboard shows. That spend is in no figure.
  */

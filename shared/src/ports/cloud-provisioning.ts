@@ -1,5 +1,5 @@
 /**
- * Port: the cloud calls of the project provisioning chain (issue 15), one method per step. `real` speaks to
+ * Port: the cloud calls of the project provisioning chain, one method per step. `real` speaks to
  * Google through the official clients (workers/src/adapters/provisioning/google.ts); `local` keeps a small cloud
  * in PostgreSQL (workers/src/adapters/provisioning/local.ts).
  *

@@ -46,7 +46,7 @@ export interface ProvisioningDeps {
   finalAttempt?: boolean;
   /**
    * Runs in the transaction that marks the request Active or Failed, with the row as it then is: what the end owes
-   * (the e-mail) is written with it, so a crash right after that COMMIT cannot lose it (issue 18).
+   * (the e-mail) is written with it, so a crash right after that COMMIT cannot lose it.
    */
   onSettled?: (tx: Queryable, r: ProjectRequestRow) => Promise<void>;
   /** Test harness: runs after a step's cloud call and before its record (throwing here is a killed worker). */

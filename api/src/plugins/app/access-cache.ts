@@ -9,7 +9,7 @@ import { isSessionEnded } from '@cc/shared/db/sessions.ts';
 import { sessionEndedKey } from './session-store.ts';
 
 /**
- * The hot path's memory (issue 19, decisions.md "Hot path"): users and tenant admissions are kept in process,
+ * The hot path's memory (decisions.md "Hot path"): users and tenant admissions are kept in process,
  * each tagged with the access epoch it was read at, and served only while Redis still holds that epoch. The epoch
  * and "has this session ended" are one MGET, so an authenticated request needs one Redis round trip and no query.
  *
