@@ -9,9 +9,15 @@
  * of passing against a fake that agrees with it. Its search index lags like Jira's: an issue is searchable
  * `indexLag` ms after its creation, at once only when its id is named in `reconcileIssues`.
  * Requests it does not know are recorded in `unhandled` (tests assert it stays empty) and answered 404.
+ * Every request is checked against Atlassian's OpenAPI document (specs/jira-platform.v3.json, the operations the
+ * adapter uses) and every JSON answer against the operation's response schema (openapi-validator.ts): a request
+ * the document does not allow is answered 400 with its words and fails the test. Where the document is silent the
+ * fake guesses, marked here: the getCommentsByIds page size, the wording of Jira's error messages, Retry-After.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { SpecViolation } from './discovery-validator.ts';
+import { openApi, type MatchedOperation } from './openapi-validator.ts';
 
 interface AdfDoc {
   type: 'doc';
@@ -136,7 +142,11 @@ export async function startFakeJira(opts: { email: string; apiToken: string; pro
   const auth = `Basic ${Buffer.from(`${opts.email}:${opts.apiToken}`).toString('base64')}`;
   let base = '';
 
+  const spec = openApi('jira-platform.v3.json');
+  /** The operation the current request is, for checking the answer. */
+  let matched: MatchedOperation | null = null;
   const send = (res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}) => {
+    if (matched && status < 300) spec.response(matched, status, body);
     res.writeHead(status, { ...(body === undefined ? {} : { 'content-type': 'application/json;charset=UTF-8' }), ...headers });
     res.end(body === undefined ? undefined : JSON.stringify(body));
   };
@@ -247,6 +257,15 @@ export async function startFakeJira(opts: { email: string; apiToken: string; pro
         return send(res, 429, { errorMessages: ['Rate limit exceeded.'], errors: {} }, headers);
       }
       if (req.headers.authorization !== auth) return errors(res, 401, ['Client must be authenticated to access this resource.']);
+      const contentType = String(req.headers['content-type'] ?? '');
+      matched = null;
+      try {
+        const parsed = raw.length && !contentType.startsWith('multipart/') ? (JSON.parse(raw.toString('utf8')) as unknown) : undefined;
+        matched = spec.request(method, path, url.searchParams, parsed, contentType);
+      } catch (err) {
+        if (!(err instanceof SpecViolation)) throw err;
+        return errors(res, 400, [err.message]);
+      }
       const json = () => (raw.length ? JSON.parse(raw.toString('utf8')) : {});
       let m: RegExpExecArray | null;
 

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeJira } from '../fakes/jira-server.ts';
+import { takeViolations } from '../fakes/spec-violations.ts';
 import { jiraCloudTicketSystem, parsePriorityMap } from '../../workers/src/adapters/jira/cloud.ts';
 import { pullChanges, pullIssue, syncTicket } from '../../workers/src/adapters/jira/sync.ts';
 import { localAttachmentStore } from '@cc/shared/ports/attachment-store.ts';
@@ -116,6 +117,19 @@ t.test('getCommentsByIds answers that are not the last page are followed until e
   const lists = jira.requests.filter((r) => r.path.startsWith('/rest/api/3/comment/list')).map((r) => JSON.parse(r.body).ids.length);
   t.same(lists, [5, 3, 1], 'each further call asks for the ids the page before left out');
   t.same(jira.unhandled, []);
+});
+
+t.test('the fake refuses, in the OpenAPI document’s words, what the document does not offer', async (t) => {
+  const { jira } = await fake(t);
+  const headers = { authorization: `Basic ${Buffer.from(`${CREDS.email}:${CREDS.apiToken}`).toString('base64')}`, 'content-type': 'application/json' };
+  let res = await fetch(`${jira.url}/rest/api/3/comment/list?startAt=2`, { method: 'POST', headers, body: JSON.stringify({ ids: [1] }) });
+  t.equal(res.status, 400);
+  t.match((await res.json()).errorMessages[0], /getCommentsByIds \(POST \/rest\/api\/3\/comment\/list\): query parameter "startAt" is not a parameter of this operation \(it takes: expand\)/);
+  res = await fetch(`${jira.url}/rest/api/3/comment/list`, { method: 'POST', headers, body: JSON.stringify({ ids: ['10000'] }) });
+  t.match((await res.json()).errorMessages[0], /body\.ids\[0\]: "10000" is not an integer/);
+  res = await fetch(`${jira.url}/rest/api/3/search/jql`, { method: 'POST', headers, body: JSON.stringify({ jql: 'project = MSP', startAt: 50 }) });
+  t.match((await res.json()).errorMessages[0], /field "startAt" is not a field of this object/, 'the enhanced search has no startAt');
+  t.equal(takeViolations().length, 3, 'each recorded: a test making such a call fails');
 });
 
 t.test('429 answers are retried after Retry-After', async (t) => {

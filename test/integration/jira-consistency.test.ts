@@ -7,6 +7,7 @@ import t from 'tap';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { takeViolations } from '../fakes/spec-violations.ts';
 import { startFakeJira } from '../fakes/jira-server.ts';
 import { jiraCloudTicketSystem, parsePriorityMap } from '../../workers/src/adapters/jira/cloud.ts';
 import { pullChanges, syncTicket, type TicketSyncDeps } from '../../workers/src/adapters/jira/sync.ts';
@@ -55,6 +56,7 @@ t.test('the fake refuses what Jira documents nowhere, and lags its search index 
   t.same((await (await search({ reconcileIssues: [Number(created.id)] })).json()).issues.map((i: { key: string }) => i.key), ['MSP-1'], 'named in reconcileIssues: seen at once');
   t.equal((await search({ reconcileIssues: Array.from({ length: 51 }, (_, i) => i) })).status, 400, 'at most 50 ids');
   t.equal((await search({ consistent: true })).status, 400, 'an undocumented body field is refused');
+  t.match(takeViolations(), [/field "consistent" is not a field of this object/], 'refused by the OpenAPI document, and recorded');
 
   await fetch(`${jira.url}/rest/api/3/issue/MSP-1/comment`, { method: 'POST', headers: AUTH, body: JSON.stringify({ body: { type: 'doc', version: 1, content: [] }, properties: [{ key: 'commandcenter', value: { id: 'c-1' } }] }) });
   const expanded = await fetch(`${jira.url}/rest/api/3/issue/MSP-1/comment?expand=properties`, { headers: AUTH });
