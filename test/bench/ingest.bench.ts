@@ -5,7 +5,7 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { from as copyFrom } from 'pg-copy-streams';
-import { copyFromStdin, copyTableDdl, toCopyLine } from '@cc/shared/db/billing-ingest.ts';
+import { copyFromStdin, copyTableDdl, toCopyLine } from '@cc/shared/db/billing-ingest/copy.ts';
 import { runIngest } from '../../workers/src/billing-ingest/ingest.ts';
 import { BENCH_ACCOUNT, benchRows, benchSource } from './rows.ts';
 import { fmt, type BenchContext } from './context.ts';

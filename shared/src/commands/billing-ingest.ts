@@ -10,7 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import { Type, type Static } from '@sinclair/typebox';
 import { IngestRequest } from '../schemas/billing.ts';
 import type { Queryable } from '../db/pool.ts';
-import { findCustomerBilling } from '../db/billing-ingest.ts';
+import { findCustomerBilling } from '../db/billing-ingest/batches.ts';
 import { addDays, addMonths, billingToday, isIsoDate } from '../time.ts';
 
 /**

@@ -14,37 +14,29 @@ import type { BillingSource, CostRow } from '@cc/shared/ports/billing-source.ts'
 import { addDays } from '@cc/shared/time.ts';
 import {
   batchTotals,
-  copyFromStdin,
-  copyText,
-  costLineCopy,
-  createStaging,
-  deleteBillingPeriods,
-  deleteSlices,
-  dropStaging,
   findAppendedFile,
-  insertStaged,
-  analyzeRollups,
-  analyzeStaging,
-  lockBillingAccount,
-  lockCustomer,
   markBatchDuplicate,
   markBatchFailed,
   markBatchRejected,
   markBatchSucceeded,
-  greatestNames,
-  rebuildRollups,
-  replaceRollups,
-  saveExtents,
-  slicesHaveRollups,
+  startBatch,
+  type IngestMode,
+  type IngestSourceKind,
+} from '@cc/shared/db/billing-ingest/batches.ts';
+import { copyFromStdin, copyText, costLineCopy, toCopyLine } from '@cc/shared/db/billing-ingest/copy.ts';
+import {
+  createStaging,
+  dropStaging,
+  insertStaged,
+  analyzeStaging,
   stagedDays,
   stagedFileShape,
   stagedProviders,
-  startBatch,
-  toCopyLine,
-  tuneReplaceTransaction,
-  type IngestMode,
-  type IngestSourceKind,
-} from '@cc/shared/db/billing-ingest.ts';
+} from '@cc/shared/db/billing-ingest/staging.ts';
+import { deleteBillingPeriods, deleteSlices, slicesHaveRollups } from '@cc/shared/db/billing-ingest/slices.ts';
+import { analyzeRollups, greatestNames, rebuildRollups, replaceRollups } from '@cc/shared/db/billing-ingest/rollups.ts';
+import { lockBillingAccount, lockCustomer, tuneReplaceTransaction } from '@cc/shared/db/billing-ingest/replace-transaction.ts';
+import { saveExtents } from '@cc/shared/db/billing-ingest/extents.ts';
 import { saveGcpExportRates } from '@cc/shared/db/fx-rates.ts';
 import { validateRow } from './row-checks.ts';
 import { copyErrorLine } from './copy-errors.ts';

@@ -3,7 +3,7 @@
  * job's result: which file semantics applied, a file already loaded, providers the dashboard does not list by name.
  */
 import { PROVIDERS } from '@cc/shared/schemas/billing.ts';
-import type { IngestMode } from '@cc/shared/db/billing-ingest.ts';
+import type { IngestMode } from '@cc/shared/db/billing-ingest/batches.ts';
 
 /** The providers the dashboard offers by name (spec 000); any other is stored under its own slug and shown under All. */
 const NAMED = new Set<string>(PROVIDERS.filter((p) => p !== 'all'));

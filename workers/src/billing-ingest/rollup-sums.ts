@@ -10,7 +10,9 @@
 import { fromUnits12, toUnits12 } from '@cc/shared/decimal.ts';
 import { MoneySum, MoneyValue } from '@cc/shared/money-sum.ts';
 import type { CostRow } from '@cc/shared/ports/billing-source.ts';
-import type { DailyRollupRow, LabelRollupRow, LineExtent, LineExtras } from '@cc/shared/db/billing-ingest.ts';
+import type { DailyRollupRow, LabelRollupRow } from '@cc/shared/db/billing-ingest/rollups.ts';
+import type { LineExtent } from '@cc/shared/db/billing-ingest/extents.ts';
+import type { LineExtras } from '@cc/shared/db/billing-ingest/copy.ts';
 
 // NUL is refused in every text a row carries (row-checks.ts), so it cannot occur inside a key part.
 const SEP = '\u0000';

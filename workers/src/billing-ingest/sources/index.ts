@@ -1,7 +1,7 @@
 /** Opens the billing source a checked command names (the job and the `cc ingest` CLI both come through here). */
 import { basename } from 'node:path';
 import type { BillingSource } from '@cc/shared/ports/billing-source.ts';
-import type { IngestSourceKind } from '@cc/shared/db/billing-ingest.ts';
+import type { IngestSourceKind } from '@cc/shared/db/billing-ingest/batches.ts';
 import { BadIngestCommand, fileSha256, type CheckedIngest } from '@cc/shared/commands/billing-ingest.ts';
 import { focusCsvSource } from './focus-csv.ts';
 import { gcpGeneratedSource, type ProvisionedProject } from './gcp-generator.ts';

@@ -3,9 +3,9 @@
  * what the column list's own values give, escapes and NULLs included, in the order its COPY statement names.
  */
 import t from 'tap';
-import type { CostRow } from '../ports/billing-source.ts';
-import { COPY_COLUMNS, COST_LINE_COPY_COLUMNS, costLineCopy, toCopyLine } from './billing-ingest.ts';
-import { costRow } from '../../../test/fixtures/cost-row.ts';
+import type { CostRow } from '../../ports/billing-source.ts';
+import { COPY_COLUMNS, COST_LINE_COPY_COLUMNS, costLineCopy, toCopyLine } from './copy.ts';
+import { costRow } from '../../../../test/fixtures/cost-row.ts';
 
 
 const rows: CostRow[] = [
