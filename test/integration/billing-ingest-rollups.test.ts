@@ -1,5 +1,5 @@
 /**
- * Issue 19's ingest changes keep the data the same: a windowed source's rollups, summed in the worker while its rows
+ * The faster ingest keeps the data the same: a windowed source's rollups, summed in the worker while its rows
  * load straight into cost_line (rollup-sums.ts), equal the rollups of its lines in cost_line (summed here
  * independently, in SQL, names by max() as the file path's SQL takes them); re-ingesting changes nothing; and
  * deleting a customer still deletes its billing data (a trigger since the per-row foreign keys went, migration 065).
