@@ -13,9 +13,13 @@
  *   `status.errorResult` and `status.errors[]`.
  * - `fail-quiet`: getQueryResults answers 200, complete, with no rows but `errors[]`; only jobs.get says it failed.
  * Unknown requests are recorded in `unexpected` (tests assert it stays empty) and answered 404.
+ * Every request is checked against Google's discovery document (specs/bigquery.v2.json) and every 2xx answer
+ * against the method's response schema: a request the document does not allow is answered 400 with its words and
+ * fails the test (discovery-validator.ts).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { discovery, SpecViolation, type Matched } from './discovery-validator.ts';
 
 export type FakeJobBehaviour = 'poll' | 'inline' | 'slow' | 'fail' | 'fail-quiet';
 
@@ -82,7 +86,19 @@ export async function startFakeBigQuery(o: FakeBigQueryOptions): Promise<FakeBig
   const schema = { fields: o.fields.map((name) => ({ name, type: 'STRING', mode: 'NULLABLE' })) };
   const prefix = `/bigquery/v2/projects/${o.project}`;
 
-  const send = (res: ServerResponse, status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8' }).end(JSON.stringify(body));
+  const spec = discovery('bigquery.v2.json');
+  const answered = new WeakMap<ServerResponse, Matched>();
+  const send = (res: ServerResponse, status: number, body: unknown) => {
+    const matched = answered.get(res);
+    try {
+      if (matched && status < 300) spec.response(matched, body);
+    } catch (err) {
+      // The fake answered outside the document (recorded as a violation): a 500 instead of a hang.
+      return sendRaw(res, 500, { error: { code: 500, message: (err as Error).message, status: 'INTERNAL' } });
+    }
+    sendRaw(res, status, body);
+  };
+  const sendRaw = (res: ServerResponse, status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8' }).end(JSON.stringify(body));
   const googleError = (res: ServerResponse, code: number, status: string, message: string, reason: string) =>
     send(res, code, { error: { code, message, status, errors: [{ message, domain: 'global', reason }] } });
   const page = (start: number, kind: string) => ({
@@ -100,8 +116,15 @@ export async function startFakeBigQuery(o: FakeBigQueryOptions): Promise<FakeBig
   const server = createServer(async (req, res) => {
     const url = new URL(req.url!, 'http://x');
     if (req.headers.authorization !== `Bearer ${token}`) return googleError(res, 401, 'UNAUTHENTICATED', 'Request is missing required authentication credential.', 'required');
+    const posted = req.method === 'POST' ? await readJson(req) : null;
+    try {
+      answered.set(res, spec.request(req.method!, url.pathname, url.searchParams, posted));
+    } catch (err) {
+      if (!(err instanceof SpecViolation)) throw err;
+      return googleError(res, 400, 'INVALID_ARGUMENT', err.message, 'invalid');
+    }
     if (req.method === 'POST' && url.pathname === `${prefix}/queries`) {
-      const body = await readJson(req);
+      const body = posted!;
       queries.push(body);
       if (body.location !== o.location) return googleError(res, 404, 'NOT_FOUND', `Not found: Dataset in location ${String(body.location)}`, 'notFound');
       // The result's columns are the query's: a column the fake is to answer that the query does not select is
@@ -126,7 +149,7 @@ export async function startFakeBigQuery(o: FakeBigQueryOptions): Promise<FakeBig
       }
       if (behaviour === 'fail') return googleError(res, 400, 'INVALID_ARGUMENT', FAILURE.message, FAILURE.reason);
       if (behaviour === 'fail-quiet') {
-        return send(res, 200, { kind: 'bigquery#getQueryResultsResponse', jobComplete: true, jobReference, schema, totalRows: '0', errors: [{ ...FAILURE, domain: 'global' }] });
+        return send(res, 200, { kind: 'bigquery#getQueryResultsResponse', jobComplete: true, jobReference, schema, totalRows: '0', errors: [FAILURE] });
       }
       return send(res, 200, page(0, 'bigquery#getQueryResultsResponse'));
     }
