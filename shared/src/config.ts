@@ -88,6 +88,7 @@ export const SETTINGS = {
   LOGIN_MAX_FAILURES: setting(int(1, 10000), '10', 'failed sign-ins per account before it is locked for LOGIN_LOCKOUT_MINUTES (answered 429 with Retry-After)'),
   LOGIN_MAX_FAILURES_PER_ADDRESS: setting(int(1, 100000), '50', 'failed sign-ins per client address before that address is locked for LOGIN_LOCKOUT_MINUTES'),
   LOGIN_LOCKOUT_MINUTES: setting(int(1, 1440), '15', 'window of the sign-in failure counts and length of a lockout'),
+  ERROR_LOG_RETENTION_DAYS: setting(int(1, 3650), '30', 'days the screen crash log (POST /v1/logs) is kept; the maintenance job deletes older entries'),
   TRUST_PROXY: setting(list, '', 'comma-separated addresses or subnets of the reverse proxies whose X-Forwarded-For is believed (empty: none, the socket address is the client)'),
   METRICS_TOKEN: setting(str, '', 'bearer token Prometheus sends to read the api’s /metrics (admins may read it too); empty: /metrics open outside production, admins only in production'),
   DOCS: setting(oneOf('auto', 'on', 'off'), 'auto', 'API docs at /docs: auto (on, except in production), on or off'),

@@ -59,6 +59,7 @@ t.test('an approval saved while Redis was down is re-queued once and ends Active
       pool,
       provisioning: { cloud: localProvisioning(pool, { operationDelayMs: 50 }), cpuRegion: 'europe-west1', pollIntervalMs: 20, maxPolls: 50 },
       enqueue: producer.enqueue,
+      errorLogRetentionDays: 30,
       publicUrl: 'http://cc.test',
     }),
   });
@@ -93,7 +94,7 @@ t.test('the maintenance job re-queues a retried request under its retry job id, 
   // A fresh approval (its job queued a moment ago by the api) is left alone.
   await approveProjectRequests(pool, 'acme-corp', [pending], 'admin@commandcenter.local');
 
-  const handlers = buildHandlers(['maintenance'], { pool, enqueue: producer.enqueue });
+  const handlers = buildHandlers(['maintenance'], { pool, enqueue: producer.enqueue, errorLogRetentionDays: 30 });
   const result = await handlers.maintenance({ data: {} } as never);
   t.match(result, { provisioningRequeued: 2 });
   t.ok(await producer.queues.provisioning.getJob(`provision-${retried}-retry-1`), 'the retry job id: failures so far');

@@ -31,6 +31,8 @@ export interface WorkerDeps {
   chartCache: Pick<ChartCache, 'invalidate'>;
   /** Billing sources beyond the local ones (the real BigQuery export, when configured). */
   billingSources: BillingSourceDeps;
+  /** ERROR_LOG_RETENTION_DAYS: screen crashes older than this are deleted by the maintenance job. */
+  errorLogRetentionDays: number;
   /** NIGHTLY_INGEST_DAYS and NIGHTLY_INGEST_CLOSE_DAY: the windows the nightly ingest reads again. */
   nightlyIngest: { days: number; closeDay: number };
   /** Ticket system of record (Jira Cloud or the local one). */
@@ -56,7 +58,7 @@ export interface WorkerDeps {
 /** The dependencies of each queue's job. */
 export const JOB_DEPS = {
   notify: ['pool', 'mailer', 'mailDomain'],
-  maintenance: ['pool', 'enqueue'],
+  maintenance: ['pool', 'enqueue', 'errorLogRetentionDays'],
   'billing-ingest': ['pool', 'billingSources', 'chartCache', 'enqueue'],
   'billing-nightly': ['pool', 'billingSources', 'enqueue', 'nightlyIngest'],
   'anomaly-detect': ['pool', 'enqueue', 'publicUrl'],

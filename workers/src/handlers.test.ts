@@ -14,12 +14,12 @@ t.test('a queue served without its dependencies stops the boot, naming what is m
   const partial = { pool, billingSources: {}, chartCache: undefined, enqueue } as unknown as DepsOf<'billing-ingest'>;
   t.throws(() => buildHandlers(['billing-ingest'], partial), /missing worker dependencies: billing-ingest needs chartCache/);
   t.throws(() => buildHandlers(['maintenance', 'anomaly-detect'], { pool } as DepsOf<'maintenance' | 'anomaly-detect'>), {
-    message: 'missing worker dependencies: maintenance needs enqueue, anomaly-detect needs enqueue, anomaly-detect needs publicUrl',
+    message: 'missing worker dependencies: maintenance needs enqueue, maintenance needs errorLogRetentionDays, anomaly-detect needs enqueue, anomaly-detect needs publicUrl',
   });
 });
 
 t.test('exactly the queues served get a handler', async (t) => {
-  const handlers = buildHandlers(['maintenance', 'anomaly-detect'], { pool, enqueue, publicUrl: 'http://cc.test' });
+  const handlers = buildHandlers(['maintenance', 'anomaly-detect'], { pool, enqueue, errorLogRetentionDays: 30, publicUrl: 'http://cc.test' });
   t.same(Object.keys(handlers).sort(), ['anomaly-detect', 'maintenance']);
   t.type(handlers.maintenance, 'function');
 });

@@ -8,7 +8,7 @@ import { createLogger } from '@cc/shared/logger.ts';
 import { buildHandlers } from './handlers.ts';
 import { startWorkers } from './worker-host.ts';
 import { smtpMailer } from './mail/smtp-mailer.ts';
-import { startLocalSmtpServer } from './mail/local-smtp-server.ts';
+import { localSmtp as localSmtpServer } from './mail/local-smtp.ts';
 import { attachmentReaderFromConfig, ticketSystemFromConfig } from './adapters/jira/from-config.ts';
 import { workspaceFromConfig } from '@cc/shared/workspace/from-config.ts';
 import { billingSourcesFromConfig } from './billing-ingest/sources/from-config.ts';
@@ -40,7 +40,8 @@ const queues = parseQueueList(config.WORKER_QUEUES);
 // No statement_timeout: the rollup rebuild of a large ingest runs for minutes. A dead worker's statements still stop
 // (client_connection_check_interval) and a forgotten transaction ends (idle_in_transaction_session_timeout).
 const pool = createPool(config.DATABASE_URL, 10, { idleInTransactionMs: config.DB_IDLE_IN_TRANSACTION_MS, connectionCheckMs: config.DB_CONNECTION_CHECK_MS });
-const localSmtp = config.MAIL === 'local' && queues.includes('notify') ? await startLocalSmtpServer(pool, config.LOCAL_SMTP_PORT) : null;
+// Served once per machine: a second worker sends to the first one's (or `make start`'s mail process) server.
+const localSmtp = config.MAIL === 'local' && queues.includes('notify') ? await localSmtpServer(pool, config.LOCAL_SMTP_PORT) : null;
 const smtpUrl = localSmtp ? `smtp://127.0.0.1:${localSmtp.port}` : config.SMTP_URL;
 const relay = smtpMailer(smtpUrl, config.MAIL_FROM);
 // The local server keeps what it received in PostgreSQL, so an attempt cut short by a crash can be checked there.
@@ -62,6 +63,7 @@ const host = await startWorkers({
     chartCache: chartCache(producer.redis, config.QUEUE_PREFIX, log),
     billingSources: billingSourcesFromConfig(config),
     nightlyIngest: { days: config.NIGHTLY_INGEST_DAYS, closeDay: config.NIGHTLY_INGEST_CLOSE_DAY },
+    errorLogRetentionDays: config.ERROR_LOG_RETENTION_DAYS,
     ticketSystem: ticketSystemFromConfig(config, pool),
     attachmentStore: attachmentReaderFromConfig(config),
     monitoringService: monitoringServiceFromConfig(config),
