@@ -52,11 +52,8 @@ export function exportFileName(provider: string, range: string): string {
   return `cc_${provider}_billing_data_${range}.csv`;
 }
 
-/** RFC 4180 CSV: every cell quoted when it holds a comma, quote or line break. */
-export function toCsv(headers: readonly string[], rows: readonly (readonly string[])[]): string {
-  const cell = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
-  return [headers, ...rows].map((r) => r.map((v) => cell(String(v ?? ''))).join(',')).join('\r\n') + '\r\n';
-}
+/** The export's CSV: RFC 4180 with formula cells neutralised (common/csv.ts). */
+export { toCsv } from '../../common/csv.ts';
 
 /** Hands a text to the browser as a file download. */
 export function downloadText(fileName: string, text: string, type = 'text/csv;charset=utf-8'): void {
