@@ -23,6 +23,14 @@ export async function viewerRestriction(app: FastifyInstance, customerId: string
   return filters;
 }
 
+/**
+ * A viewer's billing account is the customer's first (spec 001 §7: viewers apply only to the first billing account;
+ * the picker is hidden for him): another is answered as an account not his.
+ */
+export function viewerAccount(filters: LabelFilter[] | null, accounts: readonly string[], asked: string): void {
+  if (filters !== null && asked !== accounts[0]) throw new errors.notFound('Billing account not found');
+}
+
 /** For answers about the customer's whole estate, which no project-label filter can narrow. */
 export function refuseViewer(user: AuthUser | null | undefined, detail: string): void {
   if (isViewer(user)) throw new errors.forbidden(detail);

@@ -54,7 +54,7 @@ const rowOf = (l: Line): CostRow => ({
 });
 const source: BillingSource = { label: 'lines', async *rows() { let n = 1; for (const l of lines) yield { line: ++n, row: rowOf(l) }; } };
 
-/** The figures of one project, computed from the lines: yesterday, mean of the 28 days before, month to date. */
+/** The figures of one project, computed from the lines: yesterday, mean of the 28 days before, month to date (to yesterday). */
 function expected(project: string, display: string) {
   const conv = (l: Line) => new Decimal(l.cost).times(rate(l.currency, display, l.day));
   const mine = lines.filter((l) => l.project === project);
@@ -66,7 +66,7 @@ function expected(project: string, display: string) {
   return {
     yesterday_spend: money(mine.filter((l) => l.day === yesterday).reduce((s, l) => s.plus(conv(l)), new Decimal(0))),
     mean_28d: money(histSum.div(span)),
-    month_to_date: money(mine.filter((l) => l.day >= '2026-03-01' && l.day <= TODAY).reduce((s, l) => s.plus(conv(l)), new Decimal(0))),
+    month_to_date: money(mine.filter((l) => l.day >= '2026-03-01' && l.day < TODAY).reduce((s, l) => s.plus(conv(l)), new Decimal(0))),
   };
 }
 

@@ -9,7 +9,7 @@ import type { TenantCustomer } from '@cc/shared/db/customers.ts';
 import type { CustomerBilling, LabelFilter } from '@cc/shared/db/billing-query.ts';
 import type { AuthUser } from '../plugins/app/auth.ts';
 import { errors } from '../errors.ts';
-import { viewerRestriction } from '../viewer-restriction.ts';
+import { viewerAccount, viewerRestriction } from '../viewer-restriction.ts';
 
 // One definition of the viewer's restriction for billing, System Health and the rest (viewer-restriction.ts).
 export { isViewer, VIEWER_WITHOUT_FILTER } from '../viewer-restriction.ts';
@@ -39,5 +39,6 @@ export async function accountContext(app: FastifyInstance, customer: TenantCusto
   const account = billingAccountId || customer.billing_account_ids[0];
   if (!customer.billing_account_ids.includes(account)) throw new errors.notFound('Billing account not found');
   const viewer = await viewerRestriction(app, customer.customer_id, user);
+  viewerAccount(viewer, customer.billing_account_ids, account);
   return { customerId: customer.customer_id, billingAccountId: account, customer: billingOf(customer), viewer };
 }

@@ -32,7 +32,9 @@ export async function healthConversion(
        SELECT billing_currency AS display, billing_account_ids, least(date_trunc('month', $2::date)::date, $2::date - 29) AS first_day
          FROM customer WHERE customer_id = $1
      ), accounts AS (
-       SELECT a.billing_account_id FROM c CROSS JOIN LATERAL unnest(c.billing_account_ids) AS a(billing_account_id)
+       -- a viewer's: the first account only, as his figures
+       SELECT a.billing_account_id FROM c CROSS JOIN LATERAL unnest(c.billing_account_ids) WITH ORDINALITY AS a(billing_account_id, n)
+        WHERE $3::jsonb IS NULL OR a.n = 1
      ), rates AS (
        -- once per account, not per row
        SELECT a.billing_account_id, r.currency, r.day, r.rate

@@ -7,7 +7,7 @@ import { normaliseDecimal } from '@cc/shared/decimal.ts';
 import { AnomalyAnswer, AnomalyParams } from '@cc/shared/schemas/insights.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import { errors } from '../../errors.ts';
-import { viewerRestriction } from '../../viewer-restriction.ts';
+import { viewerAccount, viewerRestriction } from '../../viewer-restriction.ts';
 
 /** A threshold from the path: decimal text ≥ 0 (no exponent games: normalised before use). */
 function threshold(name: string, raw: string): string {
@@ -39,6 +39,7 @@ const anomalies: FastifyPluginAsyncTypebox = async (app) => {
       if (!customer.billing_account_ids.includes(p.billing_account_id)) throw new errors.notFound('Billing account not found');
       // A customerViewer sees anomalies of the projects his filters admit; none left: 403, as on his billing dashboard.
       const labels = await viewerRestriction(app, customer.customer_id, req.auth);
+      viewerAccount(labels, customer.billing_account_ids, p.billing_account_id);
 
       const base = {
         date: p.date,

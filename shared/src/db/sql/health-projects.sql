@@ -3,9 +3,10 @@
 -- currency without a rate within 7 days is in no figure (health-figures.ts reports it apart, per currency).
 -- $1 customer_id, $2 today (US/Pacific date), $3 anomaly date (spec 000 §9: two days before today), $4 a
 -- customerViewer's filters jsonb [{label_key, label_value}] (NULL = unrestricted).
--- A viewer's rows are those of the (day, project) pairs his filters admit on each account (viewer_allowed_days, as
--- every billing read applies it), and his open anomalies those the Anomaly Detection screen shows him: of projects
--- that carried one of his labels during the run's window.
+-- A viewer's rows are those of the first billing account (his only one: spec 001 §7, the picker is hidden for him)
+-- and of the (day, project) pairs his filters admit there (viewer_allowed_days, as every billing read applies it);
+-- his open anomalies those the Anomaly Detection screen shows him: of projects that carried one of his labels
+-- during the run's window.
 -- Spend is cost + credits. Yesterday's spend is compared with the mean daily spend of the 28 days before yesterday,
 -- taken (as anomaly detection does) over the days since the project was first seen in those 28 days, days without a
 -- rollup row counting 0. Month to date runs from the first of today's month to yesterday, as the billing dashboard's
@@ -14,8 +15,8 @@
 -- screen shows by default), judged on their figures converted into the display currency (anomaly-display.ts).
 WITH acct AS (
   SELECT a.billing_account_id, c.minimum_anomaly_threshold, c.minimum_value_toggled_anomaly, c.billing_currency AS display
-    FROM customer c CROSS JOIN LATERAL unnest(c.billing_account_ids) AS a(billing_account_id)
-   WHERE c.customer_id = $1
+    FROM customer c CROSS JOIN LATERAL unnest(c.billing_account_ids) WITH ORDINALITY AS a(billing_account_id, n)
+   WHERE c.customer_id = $1 AND ($4::jsonb IS NULL OR a.n = 1)
 ), bounds AS (
   SELECT $2::date - 1 AS yesterday, date_trunc('month', $2::date)::date AS month_start,
          least(date_trunc('month', $2::date)::date, $2::date - 29) AS first_day
