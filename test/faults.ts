@@ -112,6 +112,8 @@ export async function startWorkerProcess(t: Teardown, config: Config, redisUrl: 
     SECRETS_KEY: config.SECRETS_KEY,
     WORKER_METRICS_PORT: String(await freePort()),
     LOCAL_SMTP_PORT: '0',
+    // The fault tests write their billing files under the system's temporary directory: the worker's drop directory.
+    INGEST_DROP_DIR: tmpdir(),
     ...FAST_FAULTS,
     ...env,
   };

@@ -83,7 +83,7 @@ export type BillingNightlyCommand = Static<typeof BillingNightlyCommand>;
 const idPart = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '_');
 const billingIngestJobId = (d: BillingIngestCommand) =>
   d.source === 'focus-file'
-    ? `ingest-${idPart(d.billing_account_id)}-file-${idPart(d.file ?? '')}${d.file_sha256 ? `-${d.file_sha256.slice(0, 16)}` : ''}`
+    ? `ingest-${idPart(d.billing_account_id)}-file-${idPart(d.file ?? '')}${d.file_version ? `-${d.file_version}` : d.file_sha256 ? `-${d.file_sha256.slice(0, 16)}` : ''}`
     : `ingest-${idPart(d.billing_account_id)}-${d.source}-${d.from ?? 'default'}-${d.to ?? 'default'}`;
 
 export const QUEUES = {

@@ -55,7 +55,14 @@ async function badFiles(dir: string): Promise<{ name: string; path: string; line
       line: 1,
       reason: /^header is missing FOCUS columns BilledCost, .* \(the file is not comma-separated/,
     },
-    { name: 'nul-byte', text: toCsv(header, withCell(2, 'ServiceName', 'Amazon Simple\u0000 Queue Service')), line: 4, reason: /^service name contains a NUL character$/ },
+    // A NUL in the first kilobytes makes the file binary; further on it is one bad value.
+    { name: 'nul-byte', text: toCsv(header, withCell(2, 'ServiceName', 'Amazon Simple\u0000 Queue Service')), line: 4, reason: /^the file is binary, not CSV text \(a NUL byte on line 4\)$/ },
+    {
+      name: 'nul-byte-late',
+      text: toCsv(header, [...rows, ...rows, ...rows, ...withCell(2, 'ServiceName', 'Amazon Simple\u0000 Queue Service')]),
+      line: 19,
+      reason: /^service name contains a NUL character$/,
+    },
     {
       name: 'long-label',
       text: toCsv(header, withCell(3, 'Tags', JSON.stringify({ team: 'x'.repeat(3000) }))),

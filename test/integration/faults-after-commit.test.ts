@@ -2,14 +2,25 @@
  * Fault: the process that committed an ingest dies right after COMMIT, before any post-commit code
  * ran. The commit itself bumped the account's data version (announced at commit, so the cached charts stop being
  * served within milliseconds, with no Redis bump) and wrote the
- * anomaly-detect and alert-evaluate follow-ups into the outbox, which a worker's reconciler queues and runs.
+ * anomaly-detect and alert-evaluate follow-ups into the outbox, which a worker's reconciler queues and runs. The job,
+ * never marked completed, runs again: it finds the batch of the same file as the account's last load and ends there.
  */
 import t from 'tap';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { addDays, billingToday } from '@cc/shared/time.ts';
+import { createProducer } from '@cc/shared/producer.ts';
+import { chartCache } from '@cc/shared/billing/chart-cache.ts';
+import { createLogger } from '@cc/shared/logger.ts';
 import type { BillingSource, SourceItem } from '@cc/shared/ports/billing-source.ts';
 import { runIngest } from '../../workers/src/billing-ingest/ingest.ts';
-import { build, login, bearer } from '../helper.ts';
-import { privateRedis, startWorkerProcess, waitFor } from '../faults.ts';
+import { ingestCommand } from '../../workers/src/billing-ingest/command.ts';
+import { billingIngestHandler } from '../../workers/src/jobs/billing-ingest.ts';
+import { startWorkers } from '../../workers/src/worker-host.ts';
+import { build, login, bearer, testEnv } from '../helper.ts';
+import { privateRedis, startWorkerProcess, waitFor, writeFocusFile } from '../faults.ts';
+import { jobOutcomes } from '../job-outcomes.ts';
 
 const ACME = { customerId: 'acme-corp', billingAccountId: '01A2B3-C4D5E6-F7A8B9' };
 
@@ -73,4 +84,48 @@ t.test('a crash right after COMMIT: charts right at once, follow-ups queued and 
   const { rows: runs } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM anomaly_run');
   t.ok(runs[0].n >= 1, 'the anomaly detection ran');
   t.ok(worker.alive());
+});
+
+t.test('a file job run again after its process died right after COMMIT: nothing reloaded, no second follow-ups', async (t) => {
+  const { pool, config } = await testEnv(t);
+  const dir = await mkdtemp(join(tmpdir(), 'cc-after-commit-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const focus = await writeFocusFile(dir, 'september.csv', 500);
+  const cmd = { customer_id: ACME.customerId, billing_account_id: ACME.billingAccountId, source: 'focus-file' as const, file: focus.file };
+  const sources = { dropDir: dir };
+  // The job's attempt commits, then its process dies: the job was never marked completed, so it runs again.
+  const first = await ingestCommand(pool, cmd, { sources });
+  t.equal(first.rows, 500);
+  // By then the reconciler may well have run the follow-ups the commit owed.
+  await pool.query(`UPDATE outbox SET published_at = now(), done_at = now()`);
+  const counts = async () =>
+    (await pool.query<{ batches: number; outbox: number; lines: number }>(
+      `SELECT (SELECT count(*)::int FROM ingest_batch) AS batches, (SELECT count(*)::int FROM outbox) AS outbox,
+              (SELECT count(*)::int FROM cost_line WHERE billing_account_id = $1) AS lines`,
+      [ACME.billingAccountId],
+    )).rows[0];
+  const before = await counts();
+  t.same(before, { batches: 1, outbox: 2, lines: 500 });
+
+  const redis = await privateRedis(t);
+  const producer = createProducer(redis.url, config.QUEUE_PREFIX, () => undefined);
+  t.teardown(() => producer.close());
+  const host = await startWorkers({
+    redisUrl: redis.url,
+    prefix: config.QUEUE_PREFIX,
+    queues: ['billing-ingest'],
+    handlers: { 'billing-ingest': billingIngestHandler({ pool, billingSources: sources, chartCache: chartCache(producer.redis, config.QUEUE_PREFIX, createLogger('silent')), enqueue: producer.enqueue }) },
+  });
+  t.teardown(() => host.close());
+  const outcome = await jobOutcomes(t, 'billing-ingest', { redisUrl: redis.url, prefix: config.QUEUE_PREFIX });
+  const again = (await outcome(await producer.enqueue('billing-ingest', 'billing.ingest', cmd))) as { batchId: string; alreadyLoaded: boolean; rows: number; notes: string[] };
+  t.match(again, { batchId: first.batchId, alreadyLoaded: true, rows: 500 }, 'the run finds its own batch');
+  t.match(again.notes, [/loaded by batch \d+ and nothing was loaded into the account since/]);
+  t.same(await counts(), before, 'no second batch, no second anomaly and alert pass, the same lines');
+
+  // Once another load came after it (here another export of September), the same file is worth loading again.
+  const other = await writeFocusFile(dir, 'september-other.csv', 10);
+  await ingestCommand(pool, { ...cmd, file: other.file }, { sources });
+  const reloaded = (await outcome(await producer.enqueue('billing-ingest', 'billing.ingest', { ...cmd, file_version: '1-1-1' }))) as { alreadyLoaded: boolean; rows: number };
+  t.match(reloaded, { alreadyLoaded: false, rows: 500 }, 'loaded again after a later batch');
 });

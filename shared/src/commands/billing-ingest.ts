@@ -21,11 +21,14 @@ import { addDays, addMonths, billingToday, isIsoDate } from '../time.ts';
 export const BillingIngestCommand = Type.Composite([
   IngestRequest,
   Type.Object({
-    /**
-     * SHA-256 of the file when the api queued it: part of the job id, so a file fixed and dropped again under its
-     * name is a new job, while the same content posted twice stays one. The worker hashes what it reads itself.
-     */
+    /** SHA-256 of the file, set by api versions that hashed in the request (jobs queued by them still carry it). */
     file_sha256: Type.Optional(Type.String({ pattern: '^[0-9a-f]{64}$' })),
+    /**
+     * The file's version when the api queued it (inode, size, modification time; ingest-file.ts): part of the job id,
+     * so a file fixed and dropped again under its name is a new job, while the same file posted twice stays one.
+     * Taken from the metadata so the request never reads the file; the worker hashes what it reads itself.
+     */
+    file_version: Type.Optional(Type.String({ pattern: '^[0-9]+-[0-9]+-[0-9]+$' })),
   }),
 ]);
 export type BillingIngestCommand = Static<typeof BillingIngestCommand>;
@@ -44,7 +47,17 @@ export function defaultWindow(today: string, months = 13): { from: string; to: s
 }
 
 /** What is wrong with a command; the api turns each into its answer, the worker and CLI show the message. */
-export type IngestProblem = 'customer-unknown' | 'account-foreign' | 'file-missing' | 'file-not-found' | 'file-unexpected' | 'window' | 'source';
+export type IngestProblem =
+  | 'customer-unknown'
+  | 'account-foreign'
+  | 'file-missing'
+  | 'file-not-found'
+  | 'file-outside'
+  | 'file-not-regular'
+  | 'file-not-text'
+  | 'file-unexpected'
+  | 'window'
+  | 'source';
 
 /** The command cannot be carried out as given; retrying will not help. */
 export class BadIngestCommand extends Error {

@@ -96,7 +96,9 @@ export async function main(argv: string[]): Promise<number> {
     });
     bar.finish();
     await invalidateCharts(config, cmd.billing_account_id);
-    if (summary.duplicateOf !== null) {
+    if (summary.alreadyLoaded) {
+      console.log(`nothing loaded: this file is already loaded (batch ${summary.batchId}, ${summary.rows} rows) and nothing was loaded into the account since`);
+    } else if (summary.duplicateOf !== null) {
       console.log(`nothing loaded: ${summary.rows} rows read, the same file was loaded by batch ${summary.duplicateOf} (this run: batch ${summary.batchId})`);
     } else {
       console.log(`loaded ${summary.rows} rows into ${summary.days} days (${summary.from}..${summary.to}), batch ${summary.batchId}`);

@@ -106,6 +106,11 @@ export interface IngestSummary {
   billingPeriods: string[];
   /** Set when this very correction file was loaded before (that batch): nothing was loaded this time. */
   duplicateOf: string | null;
+  /**
+   * True when nothing was read: this very file was the account's last load (batch `batchId`), e.g. a job run again
+   * after its process died right after COMMIT (command.ts). No batch, no follow-ups.
+   */
+  alreadyLoaded: boolean;
   /** Loaded providers the dashboard does not list by name (kept under their own id, shown under All). */
   unlistedProviders: { provider: string; provider_name: string }[];
   /** The above in words, for the CLI and the job's result. */
@@ -114,7 +119,8 @@ export interface IngestSummary {
 
 // Reasons go into jsonb (no U+0000) and into job results: keep them printable and short.
 const printable = (reason: string) => {
-  const clean = reason.replaceAll('\u0000', '\\0');
+  // eslint-disable-next-line no-control-regex -- control characters are what is replaced
+  const clean = reason.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, (c) => (c === '\u0000' ? '\\0' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
   return clean.length > 300 ? `${clean.slice(0, 300)}…` : clean;
 };
 
@@ -356,6 +362,7 @@ export async function runIngest(req: IngestRequest): Promise<IngestSummary> {
       mode,
       billingPeriods,
       duplicateOf,
+      alreadyLoaded: false,
       unlistedProviders: unlisted,
       notes: [...ingestNotes({ mode, billingPeriods, duplicateOf, unlistedProviders: unlisted }), ...(source.notes?.() ?? [])],
     };

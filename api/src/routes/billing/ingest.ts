@@ -2,7 +2,9 @@ import { resolve, sep } from 'node:path';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import { IngestAccepted, IngestRequest } from '@cc/shared/schemas/billing.ts';
-import { BadIngestCommand, checkIngestCommand, fileSha256 } from '@cc/shared/commands/billing-ingest.ts';
+import { BadIngestCommand, checkIngestCommand } from '@cc/shared/commands/billing-ingest.ts';
+import { headOf, openIngestFile, SNIFF_BYTES } from '@cc/shared/commands/ingest-file.ts';
+import { sniffText } from '@cc/shared/commands/ingest-text.ts';
 import { errors } from '../../errors.ts';
 
 /**
@@ -13,6 +15,22 @@ export function dropFilePath(dropDir: string, file: string): string | null {
   const root = resolve(dropDir);
   const full = resolve(root, file);
   return full.startsWith(root + sep) ? full : null;
+}
+
+/**
+ * The drop directory's file as the worker will read it: its real path (links resolved, still inside the directory),
+ * a regular file, text at its start, and its version for the job id. Only the first kilobytes are read: hashing
+ * and parsing are the worker's, so the answer comes at once whatever the file's size.
+ */
+async function checkDropFile(dropDir: string, full: string): Promise<{ path: string; version: string }> {
+  const file = await openIngestFile(full, { dropDir });
+  try {
+    const problem = sniffText(await headOf(file), file.size <= SNIFF_BYTES);
+    if (problem) throw new BadIngestCommand('file-not-text', `file rejected, nothing loaded: line ${problem.line}: ${problem.reason}`);
+    return { path: file.path, version: file.version };
+  } finally {
+    await file.handle.close();
+  }
 }
 
 /** The answer to a command the worker would refuse. */
@@ -48,14 +66,18 @@ const ingest: FastifyPluginAsyncTypebox = async (app) => {
       if (full === null) throw new errors.badRequest('file must be inside the ingest drop directory');
       // Built field by field: the job carries the command's fields only, whatever else the body held.
       const cmd = { customer_id, billing_account_id, source, ...(full ? { file: full } : {}), ...(from ? { from } : {}), ...(to ? { to } : {}) };
+      let job: typeof cmd & { file_version?: string } = cmd;
       try {
         await checkIngestCommand(app.pg, cmd);
+        if (full) {
+          const checked = await checkDropFile(app.config.INGEST_DROP_DIR, full);
+          // The file's version makes the job id: a rejected file fixed and dropped again under its name runs anew.
+          job = { ...cmd, file: checked.path, file_version: checked.version };
+        }
       } catch (err) {
         throw err instanceof BadIngestCommand ? refusal(err, file) : err;
       }
-      // The content hash makes the job id: a rejected file fixed and dropped again under its name runs anew.
-      const hashed = full ? { ...cmd, file_sha256: await fileSha256(full) } : cmd;
-      const jobId = await app.producers.enqueue('billing-ingest', 'billing.ingest', hashed);
+      const jobId = await app.producers.enqueue('billing-ingest', 'billing.ingest', job);
       return reply.code(202).send({ job_id: jobId, queue: 'billing-ingest' });
     },
   );

@@ -2,11 +2,12 @@
  * FOCUS 1.0 CSV files (AWS, Azure, Oracle and any other FOCUS producer), streamed with csv-parse so
  * a file of any size is read in constant memory. Mapping decisions: docs/decisions-billing.md.
  */
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { pipeline } from 'node:stream';
 import { parse, CsvError } from 'csv-parse';
+import { openIngestFile } from '@cc/shared/commands/ingest-file.ts';
 import { billingDay, isIsoDate } from '@cc/shared/time.ts';
 import type { BillingSource, CostRow, SourceItem } from '@cc/shared/ports/billing-source.ts';
+import { checkedText, TextRefused } from './checked-text.ts';
 
 /**
  * FOCUS ProviderName → the portal's providers (spec 000: gcp, aws, azure). Matched case-insensitively on the name
@@ -35,6 +36,16 @@ export function providerId(providerName: string): string {
   const key = providerName.trim().toLowerCase();
   return PROVIDER_IDS[key] ?? key.replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 }
+
+/**
+ * The longest record (characters) and the most bytes without a record ending: a FOCUS row is a few kilobytes, so
+ * anything near these is not FOCUS CSV, and stopping there bounds the parser's memory and time (a 2 GB file of NUL
+ * bytes or blank lines is refused after a few MiB instead of being parsed for an hour).
+ */
+export const MAX_RECORD_CHARS = 1024 * 1024;
+export const MAX_BYTES_WITHOUT_RECORD = 4 * 1024 * 1024;
+/** FOCUS has fewer than 100 columns; the parser spends ~30 µs on each field, so a line of 10 million commas is refused. */
+export const MAX_FIELDS = 10_000;
 
 const NOT_COMMA_SEPARATED = ` (the file is not comma-separated: FOCUS CSV files use ',')`;
 
@@ -81,7 +92,15 @@ export const noEffectiveCostRows = (n: number) =>
 /** A bad amount is reported by its FOCUS column, like every other FOCUS error (credits are BilledCost of Credit rows). */
 const MONEY_FIELDS = { cost: 'BilledCost', credits: 'BilledCost', effective_cost: 'EffectiveCost' } as const;
 
-export function focusCsvSource(path: string): BillingSource {
+/** A parser error as a bad line's reason: the record-size limit in the file's terms, the others as csv-parse says them. */
+function csvReason(err: CsvError, header: string[] | null): string {
+  if (err.code === 'CSV_MAX_RECORD_SIZE') return `a record is longer than ${MAX_RECORD_CHARS / 1024} KiB characters: the file is not FOCUS CSV`;
+  const hint = header === null && /got "[;\t]"/.test(err.message) ? NOT_COMMA_SEPARATED : '';
+  return `unreadable CSV: ${err.message}${hint}`;
+}
+
+/** `dropDir`: the file must lie inside it, checked again when it is opened (the worker; the CLI reads any path). */
+export function focusCsvSource(path: string, opts: { dropDir?: string } = {}): BillingSource {
   let bytesRead = 0;
   let size = 0;
   // EffectiveCost is mandatory in FOCUS, yet hand-made or older files lack it: counted, and said in the ingest output.
@@ -93,20 +112,29 @@ export function focusCsvSource(path: string): BillingSource {
     position: () => (size ? { done: bytesRead, total: size } : undefined),
     notes: () => (!hasEffectiveColumn ? [NO_EFFECTIVE_COST_COLUMN] : rowsWithoutEffective > 0 ? [noEffectiveCostRows(rowsWithoutEffective)] : []),
     async *rows(): AsyncGenerator<SourceItem> {
-      size = (await stat(path)).size;
-      const file = createReadStream(path);
+      const opened = await openIngestFile(path, opts);
+      size = opened.size;
+      const file = opened.handle.createReadStream({ start: 0 });
       file.on('data', (c) => (bytesRead += c.length));
-      const parser = file.pipe(
-        parse({
-          bom: true,
-          info: true,
-          relax_column_count: true,
-          skip_empty_lines: true,
-          // Exports write SQL-style NULL unquoted; a quoted "NULL" stays text.
-          cast: (value, ctx) => ((!ctx.quoting && value === 'NULL') || value === '' ? null : value),
-        }),
-      );
-      file.on('error', (err) => parser.destroy(err));
+      const text = checkedText({ fileSize: size, maxBytesWithoutRecord: MAX_BYTES_WITHOUT_RECORD });
+      const parser = parse({
+        bom: true,
+        info: true,
+        relax_column_count: true,
+        skip_empty_lines: true,
+        max_record_size: MAX_RECORD_CHARS,
+        // Exports write SQL-style NULL unquoted; a quoted "NULL" stays text.
+        cast: (value, ctx) => {
+          if (ctx.index >= MAX_FIELDS) throw new TextRefused({ line: ctx.lines, reason: `a record has more than ${MAX_FIELDS} fields: the file is not FOCUS CSV` });
+          return (!ctx.quoting && value === 'NULL') || value === '' ? null : value;
+        },
+        on_record: (record, ctx) => {
+          text.recordEnded(ctx.bytes, ctx.lines);
+          return record;
+        },
+      });
+      // Any stage failing destroys the others with its error, which the loop below then meets; the file closes.
+      pipeline(file, text.stream, parser, () => undefined);
       let header: string[] | null = null;
       let col: Record<string, number> = {};
       try {
@@ -182,8 +210,11 @@ export function focusCsvSource(path: string): BillingSource {
         // A broken quote or similar stops the parser; report where, as one more bad line. Every parser error is
         // the file's fault (some codes, e.g. INVALID_OPENING_QUOTE, lack the CSV_ prefix); a read error is not.
         if (err instanceof CsvError) {
-          const hint = header === null && /got "[;\t]"/.test(err.message) ? NOT_COMMA_SEPARATED : '';
-          yield { line: typeof err.lines === 'number' ? Math.max(1, err.lines) : 1, error: `unreadable CSV: ${err.message}${hint}` };
+          yield { line: typeof err.lines === 'number' ? Math.max(1, err.lines) : 1, error: csvReason(err, header) };
+          return;
+        }
+        if (err instanceof TextRefused) {
+          yield { line: err.problem.line, error: err.problem.reason };
           return;
         }
         throw err;

@@ -1,8 +1,12 @@
 /** Opens the billing source a checked command names (the job and the `cc ingest` CLI both come through here). */
 import { basename } from 'node:path';
+import { createHash } from 'node:crypto';
+import { pipeline } from 'node:stream/promises';
 import type { BillingSource } from '@cc/shared/ports/billing-source.ts';
 import type { IngestSourceKind } from '@cc/shared/db/billing-ingest/batches.ts';
-import { BadIngestCommand, fileSha256, type CheckedIngest } from '@cc/shared/commands/billing-ingest.ts';
+import { BadIngestCommand, type CheckedIngest } from '@cc/shared/commands/billing-ingest.ts';
+import { headOf, openIngestFile, SNIFF_BYTES } from '@cc/shared/commands/ingest-file.ts';
+import { sniffText } from '@cc/shared/commands/ingest-text.ts';
 import { focusCsvSource } from './focus-csv.ts';
 import { gcpGeneratedSource, type ProvisionedProject } from './gcp-generator.ts';
 import { bigQuerySource, type BigQueryBillingConfig } from './bigquery.ts';
@@ -10,6 +14,8 @@ import { bigQuerySource, type BigQueryBillingConfig } from './bigquery.ts';
 export interface BillingSourceDeps {
   /** The real GCP export in BigQuery; absent when not configured. */
   bigquery?: BigQueryBillingConfig;
+  /** INGEST_DROP_DIR: files are read only inside it (the worker). Unset: any path (the CLI, run from a shell). */
+  dropDir?: string;
 }
 
 export interface OpenedSource {
@@ -22,7 +28,10 @@ export interface OpenedSource {
 /** `provisioned`: the local cloud's projects under the account, which the generator bills too. */
 export async function openBillingSource(checked: CheckedIngest, deps: BillingSourceDeps, provisioned: readonly ProvisionedProject[] = []): Promise<OpenedSource> {
   const { cmd, file, window } = checked;
-  if (file) return { kind: cmd.source, source: focusCsvSource(file), fileName: basename(file), fileHash: await fileSha256(file) };
+  if (file) {
+    const opened = await openIngestFile(file, { dropDir: deps.dropDir });
+    return { kind: cmd.source, source: focusCsvSource(opened.path, { dropDir: deps.dropDir }), fileName: basename(file), fileHash: await textFileHash(opened) };
+  }
   if (!window) throw new Error(`a checked ${cmd.source} command has a window`);
   if (cmd.source === 'gcp-generated') {
     return {
@@ -32,4 +41,20 @@ export async function openBillingSource(checked: CheckedIngest, deps: BillingSou
   }
   if (!deps.bigquery) throw new BadIngestCommand('source', 'source bigquery is not configured on this worker');
   return { kind: cmd.source, source: bigQuerySource({ ...deps.bigquery, billingAccountId: cmd.billing_account_id, ...window }) };
+}
+
+/**
+ * SHA-256 (hex) of an opened file, read here in the worker (the api no longer reads files inside a request); closes
+ * it. A file that is not text at its start is not hashed: the source refuses it at once, and hashing 2 GB first
+ * would only delay that.
+ */
+async function textFileHash(file: Awaited<ReturnType<typeof openIngestFile>>): Promise<string | undefined> {
+  try {
+    if (sniffText(await headOf(file), file.size <= SNIFF_BYTES)) return undefined;
+    const hash = createHash('sha256');
+    await pipeline(file.handle.createReadStream({ start: 0, autoClose: false }), hash);
+    return hash.digest('hex');
+  } finally {
+    await file.handle.close();
+  }
 }
