@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Runs the api (serving the built web app) and one worker taking every queue; Ctrl-C stops both.
+# Runs the api (serving the built web app), one worker taking every queue and, with MAIL=local, the local mail
+# server as a process of its own (every worker on the machine sends to it); Ctrl-C stops them all.
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
 # Environment over .env, like the apps; PUBLIC_URL follows a changed PORT unless it is set itself.
 PORT=$(config_value PORT 8080)
 PUBLIC_URL=$(config_value PUBLIC_URL "http://localhost:$PORT")
 HOST=$(config_value HOST 127.0.0.1)
+MAIL=$(config_value MAIL local)
+LOCAL_SMTP_PORT=$(config_value LOCAL_SMTP_PORT 2525)
 export PORT PUBLIC_URL
 
 pids=()
@@ -31,6 +34,14 @@ supervise() {
 }
 
 # node itself (not npx) so the signals below reach the processes that do the work.
+# The mail server first, once: workers find it on LOCAL_SMTP_PORT and send there, so more workers can be started.
+if [[ $MAIL == local && $LOCAL_SMTP_PORT != 0 ]]; then
+  supervise mail node --import tsx workers/src/mail/main.ts
+  for _ in $(seq 1 40); do
+    (exec 3<>"/dev/tcp/127.0.0.1/$LOCAL_SMTP_PORT") 2>/dev/null && break
+    sleep 0.25
+  done
+fi
 supervise api node --import tsx api/src/main.ts
 supervise worker node --import tsx workers/src/main.ts
 
@@ -50,7 +61,8 @@ cat <<MSG
     customer        bob@initech.example        Initech, a customer without a billing account
     customer        pending@acme.example       e-mail not verified: sign-in answers 'Please check your email to activate this account'
   API docs $PUBLIC_URL/docs · queues $PUBLIC_URL/ops/queues (admin) · mail $PUBLIC_URL/v1/ops/mail (admin)
-  Request logs: LOG_LEVEL=debug make start. Ctrl-C stops the api and the worker; either is restarted if it dies.
+  Request logs: LOG_LEVEL=debug make start. Ctrl-C stops the api, the worker and the mail server; each is restarted if it dies.
+  More workers: npm run start:worker in another shell (they share the local mail server).
 
 MSG
 wait -n "${pids[@]}"

@@ -7,8 +7,12 @@ import { insertMail } from '@cc/shared/db/mail.ts';
  * The local mail adapter: a real SMTP server in-process that stores every message in `mail_message`,
  * so e-mail sent through nodemailer can be read by admins (/v1/ops/mail) without the internet.
  */
+/** The server's greeting says whose it is, so a process finding the port taken can tell ours from another program. */
+export const LOCAL_SMTP_BANNER = 'CommandCenter local mail';
+
 export async function startLocalSmtpServer(pool: Pool, port: number, host = '127.0.0.1'): Promise<{ port: number; close(): Promise<void> }> {
   const server = new SMTPServer({
+    banner: LOCAL_SMTP_BANNER,
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
