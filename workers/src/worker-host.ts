@@ -1,8 +1,11 @@
-import { Queue, Worker, UnrecoverableError } from 'bullmq';
+import { DelayedError, Queue, Worker, UnrecoverableError } from 'bullmq';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { SCHEDULES, SCHEDULE_TIME_ZONE, payloadError, type Handler, type Handlers, type JobOf, type QueueName } from '@cc/shared/queues.ts';
 import { redisConnection } from '@cc/shared/redis.ts';
 import { createLogger, type Logger } from '@cc/shared/logger.ts';
+import { isInfrastructureError, isInfrastructureMessage } from '@cc/shared/unavailable.ts';
+import { DEFAULT_DEFERRAL, deferOnOutage, type DeferralSettings } from './reliability/deferral.ts';
+import { retryUntilDone } from './reliability/retry-until-done.ts';
 
 export interface WorkerHostOptions<Q extends QueueName> {
   redisUrl: string;
@@ -15,8 +18,13 @@ export interface WorkerHostOptions<Q extends QueueName> {
   installSchedules?: boolean;
   /** Stalled-job settings (docs/decisions.md, "Faults"); defaults: the config defaults. */
   stalled?: StalledSettings;
-  /** Called when a job ended for good (completed, or failed on its last attempt): closes its outbox rows. */
+  /**
+   * Called when a job ended for good (completed: before BullMQ removes it; or failed on its last attempt): closes its
+   * outbox rows. Retried while it fails (the database may be away right then), so a finished job is not run again.
+   */
   onJobDone?: (queue: QueueName, jobId: string, error?: string) => Promise<void>;
+  /** How long a job waits when PostgreSQL or Redis was away (reliability/deferral.ts); no attempt is spent. */
+  deferral?: DeferralSettings;
 }
 
 export interface StalledSettings {
@@ -66,41 +74,74 @@ export async function startWorkers<Q extends QueueName>(opts: WorkerHostOptions<
     buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300],
     registers: [metrics],
   });
-  const failures = new Counter({ name: 'cc_job_failures_total', help: 'Failed job attempts', labelNames: ['queue', 'final'], registers: [metrics] });
+  // reason: 'work' (the job's own failure), 'bad-payload', 'stalled' (its worker died too often), 'infrastructure'
+  // (a final failure caused by an outage: its outbox row is re-queued).
+  const failures = new Counter({ name: 'cc_job_failures_total', help: 'Failed job attempts', labelNames: ['queue', 'final', 'reason'], registers: [metrics] });
+  const deferrals = new Counter({
+    name: 'cc_job_deferrals_total',
+    help: 'Job attempts put back for later without counting, because PostgreSQL or Redis was away',
+    labelNames: ['queue'],
+    registers: [metrics],
+  });
+  const deferral = opts.deferral ?? DEFAULT_DEFERRAL;
+  let closing = false;
 
   const connection = redisConnection(opts.redisUrl, 'worker');
   connection.on('error', (err) => log.warn({ err }, 'redis connection error'));
 
   function startWorker<K extends Q>(name: K, handler: Handler<K>) {
+    // Closes the job's outbox rows; retried while the database is away (never throws).
+    const done = async (jobId: string | undefined, error?: string): Promise<void> => {
+      if (!jobId || !opts.onJobDone) return;
+      const close = opts.onJobDone;
+      await retryUntilDone(() => close(name, jobId, error), { isClosing: () => closing }).catch((err: unknown) =>
+        log.warn({ err, queue: name, jobId }, 'could not close outbox rows; the reconciler will'),
+      );
+    };
     // The Worker's payload type is the registry's claim for this queue, checked on every job before the handler runs.
     const worker = new Worker<JobOf<K>['data'], unknown, JobOf<K>['name']>(
       name,
-      async (job) => {
+      async (job, token) => {
         const problem = payloadError(name, job.data);
         if (problem) throw new UnrecoverableError(`bad ${name} payload: ${problem}`);
         const end = duration.startTimer({ queue: name });
+        let result: unknown;
         try {
-          const result = await handler(job);
+          result = await handler(job);
           end({ outcome: 'completed' });
-          return result;
         } catch (err) {
+          if (err instanceof UnrecoverableError) {
+            end({ outcome: 'failed' });
+            throw err;
+          }
+          const delay = await deferOnOutage(job, token, err, deferral);
+          if (delay !== null) {
+            end({ outcome: 'deferred' });
+            deferrals.inc({ queue: name });
+            log.debug({ queue: name, jobId: job.id, delay, err: err instanceof Error ? err.message : String(err) }, 'job deferred: a dependency is away');
+            throw new DelayedError();
+          }
           end({ outcome: 'failed' });
           throw err;
         }
+        // Before BullMQ removes the completed job: the reconciler must never find a finished job gone from Redis with
+        // its outbox row still open, which it would take for one Redis lost and run again.
+        await done(job.id);
+        return result;
       },
       { connection, prefix: opts.prefix, concurrency: opts.concurrency ?? 4, autorun: true, ...stalledOptions(name, opts.stalled ?? DEFAULT_STALLED) },
     );
-    const done = (jobId: string | undefined, error?: string) => {
-      if (jobId && opts.onJobDone) opts.onJobDone(name, jobId, error).catch((err: unknown) => log.warn({ err, queue: name, jobId }, 'could not close outbox rows'));
-    };
     worker.on('error', (err) => log.error({ err }, `worker ${name} error`));
-    worker.on('completed', (job) => done(job.id));
+    worker.on('stalled', (jobId) => log.warn({ queue: name, jobId }, 'job stalled: its lock lapsed; taken back'));
     worker.on('failed', (job, err) => {
-      const final = !job || err instanceof UnrecoverableError || /stalled more than allowable limit/.test(err.message) || job.attemptsMade >= (job.opts.attempts ?? 1);
-      failures.inc({ queue: name, final: String(final) });
+      const stalled = /stalled more than allowable limit/.test(err.message);
+      const final = !job || err instanceof UnrecoverableError || stalled || job.attemptsMade >= (job.opts.attempts ?? 1);
+      const reason = /^bad \S+ payload/.test(err.message) ? 'bad-payload' : stalled ? 'stalled' : isInfrastructureError(err) || isInfrastructureMessage(err.message) ? 'infrastructure' : 'work';
+      failures.inc({ queue: name, final: String(final), reason });
       if (final) {
-        log.error({ queue: name, jobId: job?.id, err: err.message }, 'job failed');
-        done(job?.id, err.message);
+        // Kept in the failed set (removeOnFail: false) with its reason: /ops/queues shows it; its outbox row keeps it too.
+        log.error({ queue: name, jobId: job?.id, reason, err: err.message }, 'job failed');
+        void done(job?.id, err.message);
       }
     });
     return worker;
@@ -121,6 +162,7 @@ export async function startWorkers<Q extends QueueName>(opts: WorkerHostOptions<
   return {
     metrics,
     async close() {
+      closing = true;
       await Promise.all(workers.map((w) => w.close()));
       connection.disconnect();
     },

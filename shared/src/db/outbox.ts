@@ -4,6 +4,7 @@
  * by the worker when their job completed or failed for good.
  */
 import type { Queryable } from './pool.ts';
+import { isInfrastructureMessage } from '../unavailable.ts';
 
 export interface OutboxRow {
   id: string;
@@ -61,8 +62,21 @@ export async function unfinishedOutbox(db: Queryable, olderThanMs: number, limit
   return rows;
 }
 
-/** The job ended (completed, or failed for good): no reconciler publishes its rows again. */
+/**
+ * The job ended (completed, or failed for good): no reconciler publishes its rows again. A job given up because
+ * PostgreSQL or Redis was away (`isInfrastructureMessage`: the worker defers such attempts, so this is a job whose
+ * deferral itself failed) did not fail at its work: its rows go back to pending, with the reason in `last_error`,
+ * and the reconciler queues the job again (the failed job is replaced).
+ */
 export async function markOutboxDone(db: Queryable, queue: string, jobId: string, error?: string): Promise<void> {
+  if (isInfrastructureMessage(error)) {
+    await db.query(
+      `UPDATE outbox SET published_at = NULL, last_error = $3
+        WHERE queue = $1 AND job_id = $2 AND done_at IS NULL AND published_at IS NOT NULL`,
+      [queue, jobId, `re-queued after an outage: ${error}`.slice(0, 1000)],
+    );
+    return;
+  }
   await db.query(
     `UPDATE outbox SET done_at = now(), last_error = COALESCE($3, last_error)
       WHERE queue = $1 AND job_id = $2 AND done_at IS NULL AND published_at IS NOT NULL`,

@@ -10,7 +10,6 @@ import { endUserSessions } from '@cc/shared/db/sessions.ts';
 import { normaliseEmail, parseEmail, parseEmailList } from '@cc/shared/admin/emails.ts';
 import { InputError } from '@cc/shared/admin/input-error.ts';
 import { emailsExist, entityNames, parseCustomers, parseRole } from '@cc/shared/admin/users.ts';
-import type { NotifyCommand } from '@cc/shared/queues.ts';
 import {
   AdminUser, DeleteUsersAnswer, DeleteUsersBody, InvitationSent, InviteAnswer, InviteBody, UserListQuery, UserPage, UserParams, UserUpdate,
 } from '@cc/shared/schemas/admin.ts';
@@ -18,7 +17,7 @@ import { withErrors } from '@cc/shared/schemas/common.ts';
 import { Type } from '@sinclair/typebox';
 import { errors } from '../../errors.ts';
 import usersEvents from './events.ts';
-import { issueInvitation, reinvite, sendInvitations } from './invite.ts';
+import { issueInvitation, reinvite } from './invite.ts';
 
 const shape = (u: AdminUserRow) => ({ ...u, email: u.id, entities: entityNames(u.customers) });
 
@@ -74,24 +73,26 @@ const users: FastifyPluginAsyncTypebox = async (app) => {
       const role = parseRole(req.body.role);
       const emails = parseEmailList(req.body.emails);
       const customers = parseCustomers(req.body.customers);
-      const mails = await withTransaction(app.pg, async (tx) => {
+      // The users and their invitation e-mails commit together (the e-mails as outbox rows): with Redis away the
+      // request still answers 201 and the e-mails go when it returns; a failure before COMMIT leaves nothing.
+      const invited = await app.outbox.transaction(async (tx, enqueue) => {
         await checkCustomersExist(tx, customers);
         const taken = [...new Set([...(await existingUserIds(tx, emails)), ...(await membersOfAny(tx, emails, customers))])].sort();
         if (taken.length) throw emailsExist(taken);
-        const out: NotifyCommand[] = [];
         for (const email of emails) {
           await insertInvitedUser(tx, email, role).catch((err: unknown) => {
             throw isUniqueViolation(err) ? emailsExist([email]) : err;
           });
           for (const c of customers) await addMembers(tx, c, 'users', [email]);
           await refreshClaims(tx, email);
-          out.push(await issueInvitation(app, tx, email));
+          await issueInvitation(app, tx, enqueue, email);
         }
-        return out;
+        // Read before COMMIT: once the users exist nothing may fail this request, or its retry would find them taken.
+        const rows: (AdminUserRow | null)[] = [];
+        for (const e of emails) rows.push(await findAdminUser(tx, e));
+        return rows;
       });
-      await sendInvitations(app, mails);
       await app.userEvents.publish({ type: 'invited', users: emails });
-      const invited = await Promise.all(emails.map((e) => findAdminUser(app.pg, e)));
       return reply.code(201).send({ invited: invited.filter((u) => u !== null).map(shape) });
     },
   );
@@ -108,7 +109,7 @@ const users: FastifyPluginAsyncTypebox = async (app) => {
       const email = parseEmail(req.body.email);
       const customers = parseCustomers(req.body.customers);
       const self = id === req.auth!.email;
-      const mails = await withTransaction(app.pg, async (tx) => {
+      const updated = await app.outbox.transaction(async (tx, enqueue) => {
         if (!(await findAdminUser(tx, id))) throw new errors.userNotFound();
         const entry = await findUserById(tx, id);
         if (self && (role !== entry?.role || email !== id)) throw new InputError('You cannot change your own role or e-mail');
@@ -117,21 +118,19 @@ const users: FastifyPluginAsyncTypebox = async (app) => {
           if (await addressInUse(tx, email)) throw emailsExist([email]);
           await renameUser(tx, id, email);
         }
-        const out: NotifyCommand[] = [];
         if (entry) {
           await setUserRole(tx, email, role);
         } else {
           // An address that was only on an access list becomes a user: invite them to set a password.
           await insertInvitedUser(tx, email, role);
-          out.push(await issueInvitation(app, tx, email));
+          await issueInvitation(app, tx, enqueue, email);
         }
         await setUserAccess(tx, email, customers);
         await refreshClaims(tx, email);
-        return out;
+        return (await findAdminUser(tx, email))!;
       });
-      await sendInvitations(app, mails);
       await app.userEvents.publish({ type: 'updated', users: email === id ? [id] : [id, email] });
-      return shape((await findAdminUser(app.pg, email))!);
+      return shape(updated);
     },
   );
 
