@@ -8,6 +8,7 @@ import { createPool, withTransaction, type Queryable } from '@cc/shared/db/pool.
 import { refreshClaims, upsertUser } from '@cc/shared/db/users.ts';
 import type { Role } from '@cc/shared/permissions.ts';
 import { hashPassword } from '@cc/shared/admin/passwords.ts';
+import { seedPlaybooks } from './seed-playbooks.ts';
 
 export const DEMO_PASSWORD = 'commandcenter';
 
@@ -158,8 +159,10 @@ export async function seed(db: Queryable): Promise<void> {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const pool = createPool(loadConfig().DATABASE_URL);
+  const config = loadConfig();
+  const pool = createPool(config.DATABASE_URL);
   await withTransaction(pool, seed);
   await pool.end();
-  console.log('seed: demo entities, customers and users are in place');
+  if (config.PLAYBOOK === 'local') await seedPlaybooks(config.PLAYBOOK_DIR);
+  console.log('seed: demo entities, customers, users and playbook documents are in place');
 }

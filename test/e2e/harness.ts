@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Config } from '@cc/shared/config.ts';
 import { build, DEMO_PASSWORD } from '../helper.ts';
 
 export const CHROMIUM_ARGS = [
@@ -29,10 +30,13 @@ async function freePort(): Promise<number> {
 }
 
 /** The api serving the built web app on a free port, over a private seeded database, plus a Chromium. */
-export async function startProduct(t: Teardown): Promise<{ base: string; browser: Browser; app: Awaited<ReturnType<typeof build>> }> {
+export async function startProduct(
+  t: Teardown,
+  config: Partial<Config> = {},
+): Promise<{ base: string; browser: Browser; app: Awaited<ReturnType<typeof build>> }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const app = await build(t, { config: { PUBLIC_URL: base, PORT: port, WEB_DIST: process.env.WEB_DIST ?? 'web/dist' } });
+  const app = await build(t, { config: { ...config, PUBLIC_URL: base, PORT: port, WEB_DIST: process.env.WEB_DIST ?? 'web/dist' } });
   await app.listen({ host: '127.0.0.1', port });
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
   t.teardown(() => browser.close());

@@ -85,6 +85,7 @@ const KioskPage = lazy(() => import('../features/systemhealth/KioskPage.tsx').th
 const WorkspaceLicensePage = lazy(() => import('../features/licenses/WorkspaceLicensePage.tsx').then((m) => ({ default: m.WorkspaceLicensePage })));
 const UpdateLicensePage = lazy(() => import('../features/licenses/UpdateLicensePage.tsx').then((m) => ({ default: m.UpdateLicensePage })));
 const ManageOrderPage = lazy(() => import('../features/licenses/ManageOrderPage.tsx').then((m) => ({ default: m.ManageOrderPage })));
+const PlaybookDocPage = lazy(() => import('../features/playbook/PlaybookDocPage.tsx').then((m) => ({ default: m.PlaybookDocPage })));
 const PlaybookPage = lazy(() => import('../features/playbook/PlaybookPage.tsx').then((m) => ({ default: m.PlaybookPage })));
 const InvitationPage = lazy(() => import('../features/invitations/InvitationPage.tsx').then((m) => ({ default: m.InvitationPage })));
 const InventoryPage = lazy(() => import('../features/inventory/InventoryPage.tsx').then((m) => ({ default: m.InventoryPage })));
@@ -115,6 +116,7 @@ export const ROUTES: readonly AppRoute[] = [
   { path: '/supportrequest', title: 'Rapid Architecture Ticket', gate: perm('supportrequest_read'), feature: features.support, page: TicketListPage },
   { path: '/supportrequest/view/:id', title: 'Rapid Architecture Ticket', gate: perm('supportrequest_read'), feature: features.support, page: TicketViewPage },
   { path: '/playbook', title: 'Playbook', gate: perm('playbook_*'), feature: features.playbook, page: PlaybookPage },
+  { path: '/playbook/view/:id', title: 'Playbook', gate: perm('playbook_*'), feature: features.playbook, page: PlaybookDocPage },
   { path: '/entitymanagement', title: 'Entity Management', gate: perm('entitymanagement_read'), management: true, page: EntityListPage },
   { path: '/entitymanagement/new', title: 'New Entity', gate: perm('entitymanagement_create'), management: true, page: NewEntityPage },
   { path: '/entitymanagement/update/:id', title: 'Update Entity', gate: perm('entitymanagement_update'), management: true, page: UpdateEntityPage },

@@ -13,12 +13,20 @@ const columns: ListColumn<PlaybookDocument>[] = [
     text: (d) => d.name,
     // A link, so the preview opens in a new tab as the spec says and the browser's own link behaviour still works.
     render: (d) => (
-      <a href={d.url} target="_blank" rel="noopener noreferrer">
+      <a href={previewUrl(d)} target="_blank" rel="noopener noreferrer">
         {d.name}
       </a>
     ),
   },
 ];
+
+/**
+ * Where a document opens: markdown served by the api (local playbooks) opens in the app, rendered (a browser would
+ * show it as raw text); anything else at its own url (Drive's viewer, the api's file).
+ */
+export function previewUrl(d: PlaybookDocument): string {
+  return d.url.startsWith('/v1/') && /\.md$/i.test(d.id) ? `/playbook/view/${encodeURIComponent(d.id)}` : d.url;
+}
 
 /** Playbook (spec 001 §2.11): the document names of the customer's drive folder; a click previews in a new tab. */
 export function PlaybookPage({ route }: PageProps) {

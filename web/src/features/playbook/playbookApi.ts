@@ -7,7 +7,14 @@ export const playbookApi = api.injectEndpoints({
     getPlaybook: build.query<PlaybookDocument[], string>({
       query: (customer) => `/v1/gdrive/customers/${encodeURIComponent(customer)}/folders/playbooks/`,
     }),
+    /** One local document's text, for the in-app preview of markdown (PlaybookDocPage). */
+    getPlaybookDocument: build.query<string, { customer: string; id: string }>({
+      query: ({ customer, id }) => ({
+        url: `/v1/gdrive/customers/${encodeURIComponent(customer)}/folders/playbooks/${encodeURIComponent(id)}`,
+        responseHandler: 'text',
+      }),
+    }),
   }),
 });
 
-export const { useGetPlaybookQuery } = playbookApi;
+export const { useGetPlaybookQuery, useGetPlaybookDocumentQuery } = playbookApi;
