@@ -39,7 +39,7 @@ export async function ingestCommand(
   cmd: BillingIngestCommand,
   opts: { sources: BillingSourceDeps; onProgress?: IngestRequest['onProgress']; onOpened?: (label: string) => void },
 ): Promise<IngestSummary> {
-  // The demo generator also bills what was provisioned on the local cloud under this account (issue 15).
+  // The demo generator also bills what was provisioned on the local cloud under this account.
   const provisioned = cmd.source === 'gcp-generated' ? await listProvisionedForBilling(pool, cmd.customer_id, cmd.billing_account_id) : [];
   const opened = await openBillingSource(await checkIngestCommand(pool, cmd), opts.sources, provisioned);
   // A job run again after its process died right after COMMIT finds its own batch: reloading would change nothing
