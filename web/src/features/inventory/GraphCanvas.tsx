@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { GraphNode, InventoryGraph } from '@cc/shared/schemas/inventory.ts';
-import { ANIMATION_MS, GRAPH_SIZE, LEVEL_DISTANCE, nodeColor, type DagMode, type GraphDimension } from './graph-view.ts';
+import { ANIMATION_MS, GRAPH_SIZE, LEVEL_DISTANCE, nodeColor, nodeLabelElement, type DagMode, type GraphDimension } from './graph-view.ts';
 import styles from './inventory.module.css';
 
 type Positioned = GraphNode & { x?: number; y?: number; z?: number };
@@ -35,7 +35,7 @@ async function createRenderer(dimension: GraphDimension, el: HTMLElement, graph:
       .dagLevelDistance(LEVEL_DISTANCE['2d'])
       .cooldownTime(ANIMATION_MS)
       .nodeId('id')
-      .nodeLabel((n) => n.asset_name)
+      .nodeLabel((n) => nodeLabelElement(n.asset_name))
       .nodeColor((n) => nodeColor(n.module))
       .linkDirectionalArrowLength(3)
       .onNodeClick((n) => onClick(n))
@@ -58,7 +58,7 @@ async function createRenderer(dimension: GraphDimension, el: HTMLElement, graph:
     .dagLevelDistance(LEVEL_DISTANCE['3d'])
     .cooldownTime(ANIMATION_MS)
     .nodeId('id')
-    .nodeLabel((n) => (n as Positioned).asset_name)
+    .nodeLabel((n) => nodeLabelElement((n as Positioned).asset_name))
     .nodeColor((n) => nodeColor((n as Positioned).module))
     .onNodeClick((n) => onClick(n as Positioned))
     .graphData(data);

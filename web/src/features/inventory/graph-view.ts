@@ -37,3 +37,14 @@ const PALETTE: Record<string, string> = {
 };
 
 export const nodeColor = (module: string) => PALETTE[module] ?? '#6e7781';
+
+/**
+ * A node's hover label: its asset name as text. The graph libraries put a string label into the tooltip as HTML, and
+ * an asset name is whatever a cloud account calls its resource (`<img src=x onerror=…>` included), so the label is an
+ * element whose text is the name: nothing in it is ever parsed.
+ */
+export function nodeLabelElement(name: string, doc: Document = document): HTMLElement {
+  const label = doc.createElement('span');
+  label.textContent = name;
+  return label;
+}
