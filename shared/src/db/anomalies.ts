@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import type { LabelFilter } from '../claims.ts';
 import type { Queryable } from './pool.ts';
+import { loadSql } from './load-sql.ts';
 import type { CostBasis } from '../schemas/billing.ts';
 
-const SERIES_SQL = readFileSync(new URL('./sql/anomaly-series.sql', import.meta.url), 'utf8');
+const SERIES_SQL = loadSql('anomaly-series').text;
 
 export interface DetectOptions {
   /** The judged US/Pacific day, YYYY-MM-DD. */

@@ -7,7 +7,7 @@ import type { Queryable } from './pool.ts';
 import type { CurrencyPart } from './billing-query.ts';
 import { loadSql } from './load-sql.ts';
 
-const RECONCILE_SQL = loadSql('billing-reconcile').text;
+const RECONCILE = loadSql('billing-reconcile');
 
 /** The figures of the view, each the sum of converted lines (lines without a rate are in none of them). */
 export const RECONCILE_FIGURES = [
@@ -40,14 +40,17 @@ export interface ReconcileQuery {
 }
 
 export async function reconcileParts(db: Queryable, q: ReconcileQuery): Promise<ReconcilePart[]> {
-  const { rows } = await db.query<ReconcilePart>(RECONCILE_SQL, [
-    q.customerId,
-    q.billingAccountId,
-    `${q.month}-01`,
-    q.month.replace('-', ''),
-    q.provider,
-    q.currency,
-  ]);
+  const { rows } = await db.query<ReconcilePart>(
+    RECONCILE.text,
+    RECONCILE.values({
+      customer: q.customerId,
+      account: q.billingAccountId,
+      month_start: `${q.month}-01`,
+      invoice_month: q.month.replace('-', ''),
+      provider: q.provider,
+      currency: q.currency,
+    }),
+  );
   return rows;
 }
 

@@ -3,15 +3,15 @@
  * customer, read from its own tables. Money is decimal text rounded to 2 places (rounded where shown, STYLE.md).
  * Decisions (what "open" means, which window, why alerts are per customer): docs/decisions-monitoring.md.
  */
-import { readFileSync } from 'node:fs';
 import { ANOMALY_DATE_OFFSET_DAYS } from '../insights/anomaly-rule.ts';
 import { TICKET_PRIORITIES, type TicketPriority } from '../tickets/rules.ts';
 import { addDays } from '../time.ts';
 import type { LabelFilter } from '../claims.ts';
 import type { Queryable } from './pool.ts';
+import { loadSql } from './load-sql.ts';
 import { healthConversion, type UnconvertedSpend } from './health-conversion.ts';
 
-const PROJECTS_SQL = readFileSync(new URL('./sql/health-projects.sql', import.meta.url), 'utf8');
+const PROJECTS_SQL = loadSql('health-projects').text;
 
 export interface ProjectHealth {
   project_id: string;

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import { BillingSettings, CustomerParams, SettingsQuery } from '@cc/shared/schemas/billing.ts';
-import { billingOptions } from '@cc/shared/db/billing-query.ts';
+import { billingOptions } from '@cc/shared/db/billing-options.ts';
 import { accountContext } from '../../billing/account.ts';
 import { parseProvider } from '../../billing/settings.ts';
 import { cachedJson, sendJson } from './cache.ts';

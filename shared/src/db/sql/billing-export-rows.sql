@@ -11,13 +11,12 @@ WITH r AS (
 ), cells AS (
   -- Display-currency rows grouped as they are; only the others meet the rates, found by two index ranges on
   -- (account, currency, day). Buckets are dates until the end (billing-service-cells.sql says why).
-  SELECT CASE WHEN :granularity = 'month' THEN date_trunc('month', x.day)::date ELSE x.day END AS bucket,
-    x.project_id, max(x.project_name) AS project_name, x.service, :currency::text AS currency,
+  SELECT x.bucket, x.project_id, max(x.project_name) AS project_name, x.service, :currency::text AS currency,
     sum(x.spend) AS original, NULL::numeric AS rate, NULL::date AS rate_date, NULL::text AS source
   FROM display x
-  GROUP BY 1, x.project_id, x.service
+  GROUP BY x.bucket, x.project_id, x.service
   UNION ALL
-  SELECT CASE WHEN :granularity = 'month' THEN date_trunc('month', d.usage_date)::date ELSE d.usage_date END,
+  SELECT CASE WHEN :granularity = 'month' THEN date_trunc('month', d.usage_date::timestamp)::date ELSE d.usage_date END,
     d.project_id, max(d.project_name), d.service, d.currency,
     sum(basis_spend(:basis, d.cost, d.credits, d.amortisation)), r.rate, r.rate_date, r.source
   FROM cost_daily d

@@ -18,9 +18,9 @@ WITH r AS (
 ), tot_days AS (
   -- Rows already in the display currency are taken as they are; only the others meet the rates (a join of every row
   -- with the rates was sorted by currency text, on disk). Rows without a rate within 7 days are in neither part.
-  SELECT x.day, x.project_id, x.project_name, x.spend AS s FROM display x
+  SELECT x.bucket, x.day, x.project_id, x.project_name, x.spend AS s FROM display x
   UNION ALL
-  SELECT d.usage_date, d.project_id, d.project_name, basis_spend(:basis, d.cost, d.credits, d.amortisation) * r.rate
+  SELECT CASE WHEN :granularity = 'month' THEN date_trunc('month', d.usage_date::timestamp)::date ELSE d.usage_date END, d.usage_date, d.project_id, d.project_name, basis_spend(:basis, d.cost, d.credits, d.amortisation) * r.rate
   FROM cost_daily d
   JOIN r ON r.currency = d.currency AND r.day = d.usage_date
   WHERE d.customer_id = :customer AND d.billing_account_id = :account AND d.usage_date BETWEEN :from AND :to
@@ -34,16 +34,16 @@ WITH r AS (
   -- the days, and a 12-month answer aggregates months. Buckets are dates until the answer is written: a text bucket
   -- (to_char) made the grouping sort by collation, on disk. The project's name is its latest day's (a monthly row's
   -- day is its month's first): the largest "day + name" (C collation: a byte comparison), cut back in `names`.
-  SELECT CASE WHEN :granularity = 'month' THEN date_trunc('month', t.day)::date ELSE t.day END AS bucket, t.project_id,
+  SELECT t.bucket, t.project_id,
     max((t.day::text || t.project_name) COLLATE "C") AS dated_name, sum(t.s) AS s
   FROM tot_days t
-  GROUP BY 1, t.project_id
+  GROUP BY t.bucket, t.project_id
 ), lab AS (
-  SELECT CASE WHEN :granularity = 'month' THEN date_trunc('month', l.day)::date ELSE l.day END AS bucket, l.project_id, l.label_value, sum(l.s) AS s
+  SELECT l.bucket, l.project_id, l.label_value, sum(l.s) AS s
   FROM (
-    SELECT x.day, x.project_id, x.label_value, x.spend AS s FROM display_labels x
+    SELECT x.bucket, x.project_id, x.label_value, x.spend AS s FROM display_labels x
     UNION ALL
-    SELECT l.usage_date, l.project_id, l.label_value, basis_spend(:basis, l.cost, l.credits, l.amortisation) * r.rate
+    SELECT CASE WHEN :granularity = 'month' THEN date_trunc('month', l.usage_date::timestamp)::date ELSE l.usage_date END, l.project_id, l.label_value, basis_spend(:basis, l.cost, l.credits, l.amortisation) * r.rate
     FROM cost_daily_label l
     JOIN r ON r.currency = l.currency AND r.day = l.usage_date
     WHERE l.customer_id = :customer AND l.billing_account_id = :account AND l.usage_date BETWEEN :from AND :to AND l.currency <> :currency AND r.rate IS NOT NULL
@@ -53,7 +53,7 @@ WITH r AS (
       AND (cardinality(:projects::text[]) = 0 OR l.project_id = ANY(:projects))
       AND (:viewer::jsonb IS NULL OR (l.usage_date, l.project_id) IN (SELECT usage_date, project_id FROM viewer_allowed_days(:customer, :account, :from, :to, :viewer)))
   ) l
-  GROUP BY 1, l.project_id, l.label_value
+  GROUP BY l.bucket, l.project_id, l.label_value
 ), cells AS (
   -- The unlabelled rest as tot minus lab, summed in the final grouping rather than joined per day and project: sums
   -- are linear, so the result is the same, and no join of two large aggregates can be planned as a nested loop

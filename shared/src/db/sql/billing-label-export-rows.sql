@@ -14,13 +14,12 @@ WITH r AS (
   /*LABEL_ROLLUP*/
 ), tot AS (
   -- a project's name is its latest day's (a monthly row's day is its month's first), as in billing-label-cells.sql
-  SELECT CASE WHEN :granularity = 'month' THEN date_trunc('month', x.day)::date ELSE x.day END AS bucket, x.project_id,
-    :currency::text AS currency, NULL::numeric AS rate, NULL::date AS rate_date, NULL::text AS source,
+  SELECT x.bucket, x.project_id, :currency::text AS currency, NULL::numeric AS rate, NULL::date AS rate_date, NULL::text AS source,
     max((x.day::text || x.project_name) COLLATE "C") AS dated_name, sum(x.spend) AS s
   FROM display x
-  GROUP BY 1, x.project_id
+  GROUP BY x.bucket, x.project_id
   UNION ALL
-  SELECT CASE WHEN :granularity = 'month' THEN date_trunc('month', d.usage_date)::date ELSE d.usage_date END, d.project_id,
+  SELECT CASE WHEN :granularity = 'month' THEN date_trunc('month', d.usage_date::timestamp)::date ELSE d.usage_date END, d.project_id,
     d.currency, r.rate, r.rate_date, r.source,
     max((d.usage_date::text || d.project_name) COLLATE "C"), sum(basis_spend(:basis, d.cost, d.credits, d.amortisation))
   FROM cost_daily d
@@ -31,12 +30,12 @@ WITH r AS (
     AND (:viewer::jsonb IS NULL OR (d.usage_date, d.project_id) IN (SELECT usage_date, project_id FROM viewer_allowed_days(:customer, :account, :from, :to, :viewer)))
   GROUP BY 1, d.project_id, d.currency, r.rate, r.rate_date, r.source
 ), lab AS (
-  SELECT CASE WHEN :granularity = 'month' THEN date_trunc('month', x.day)::date ELSE x.day END AS bucket, x.project_id,
-    :currency::text AS currency, NULL::numeric AS rate, NULL::date AS rate_date, NULL::text AS source, x.label_value, sum(x.spend) AS s
+  SELECT x.bucket, x.project_id, :currency::text AS currency, NULL::numeric AS rate, NULL::date AS rate_date, NULL::text AS source,
+    x.label_value, sum(x.spend) AS s
   FROM display_labels x
-  GROUP BY 1, x.project_id, x.label_value
+  GROUP BY x.bucket, x.project_id, x.label_value
   UNION ALL
-  SELECT CASE WHEN :granularity = 'month' THEN date_trunc('month', l.usage_date)::date ELSE l.usage_date END, l.project_id,
+  SELECT CASE WHEN :granularity = 'month' THEN date_trunc('month', l.usage_date::timestamp)::date ELSE l.usage_date END, l.project_id,
     l.currency, r.rate, r.rate_date, r.source, l.label_value, sum(basis_spend(:basis, l.cost, l.credits, l.amortisation))
   FROM cost_daily_label l
   LEFT JOIN r ON r.currency = l.currency AND r.day = l.usage_date

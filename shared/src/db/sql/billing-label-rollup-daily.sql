@@ -1,7 +1,8 @@
 -- The display-currency rows of cost_daily_label a label read starts from (spliced as /*LABEL_ROLLUP*/): one label
--- key's (day, project_id, label_value, spend) over the days :from … :to, with the read's filters and a viewer's
+-- key's (bucket, project_id, label_value, spend) over the days :from … :to, with the read's filters and a viewer's
 -- restriction. billing-label-rollup-monthly.sql gives the same rows from the monthly label rollup.
-SELECT l.usage_date AS day, l.project_id, l.label_value, basis_spend(:basis, l.cost, l.credits, l.amortisation) AS spend
+SELECT CASE WHEN :granularity = 'month' THEN date_trunc('month', l.usage_date::timestamp)::date ELSE l.usage_date END AS bucket,
+  l.project_id, l.label_value, basis_spend(:basis, l.cost, l.credits, l.amortisation) AS spend
 FROM cost_daily_label l
 WHERE l.customer_id = :customer AND l.billing_account_id = :account AND l.usage_date BETWEEN :from AND :to AND l.currency = :currency
   AND l.label_kind = :label_kind AND l.label_key = :label_key

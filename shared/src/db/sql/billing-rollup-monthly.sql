@@ -1,6 +1,6 @@
 -- The rows of billing-rollup-daily.sql by month, for callers without a viewer restriction (the restriction is per
 -- day and project, which only the daily rollup can apply): the months :from … :last_month from cost_monthly (~30×
--- fewer rows than the daily rollup), `day` the month's first day. The last month up to its day :to comes from the
+-- fewer rows than the daily rollup), bucket and `day` the month's first day. The last month up to its day :to comes from the
 -- monthly rollup too when none of its days after :to has spend (a range ending yesterday: the month so far is the
 -- whole month), decided in this statement's snapshot, else its days up to :to from the daily rollup.
 WITH tail AS (
@@ -10,7 +10,7 @@ WITH tail AS (
     WHERE x.billing_account_id = :account AND x.usage_date > :to::date AND x.usage_date < :last_month::date + interval '1 month' AND x.customer_id = :customer
   ) AS whole
 )
-SELECT m.month AS day, m.project_id, m.project_name, m.service, basis_spend(:basis, m.cost, m.credits, m.amortisation) AS spend
+SELECT m.month AS bucket, m.month AS day, m.project_id, m.project_name, m.service, basis_spend(:basis, m.cost, m.credits, m.amortisation) AS spend
 FROM cost_monthly m
 WHERE m.customer_id = :customer AND m.billing_account_id = :account AND m.month BETWEEN :from AND :last_month AND m.currency = :currency
   AND (m.month < :last_month OR (SELECT whole FROM tail))
@@ -18,7 +18,7 @@ WHERE m.customer_id = :customer AND m.billing_account_id = :account AND m.month 
   AND (cardinality(:projects::text[]) = 0 OR m.project_id = ANY(:projects))
   AND (cardinality(:services::text[]) = 0 OR m.service = ANY(:services))
 UNION ALL
-SELECT d.usage_date, d.project_id, d.project_name, d.service, basis_spend(:basis, d.cost, d.credits, d.amortisation)
+SELECT :last_month::date, d.usage_date, d.project_id, d.project_name, d.service, basis_spend(:basis, d.cost, d.credits, d.amortisation)
 FROM cost_daily d
 WHERE NOT (SELECT whole FROM tail)
   AND d.customer_id = :customer AND d.billing_account_id = :account AND d.currency = :currency AND d.usage_date BETWEEN :last_month AND :to
