@@ -7,6 +7,7 @@ import { useAppSelector } from '../hooks.ts';
 import { isManagementPath } from '../routes.ts';
 import { useBillingAccounts, useSelectedCustomer } from '../selection/useCustomerContext.ts';
 import { useSignOut } from '../../features/session/useSignOut.ts';
+import { ChangePasswordDialog } from '../../features/session/ChangePasswordDialog.tsx';
 import styles from './Header.module.css';
 
 /**
@@ -79,9 +80,10 @@ function Initial({ email }: { email: string }) {
   return <span aria-hidden="true">{email.slice(0, 1).toUpperCase()}</span>;
 }
 
-/** The avatar button and its dialog: who is signed in, Logout, and Sign out everywhere (every device, issue 12). */
+/** The avatar button and its dialog: who is signed in, Change password, Logout, and Sign out everywhere (every device). */
 function AccountMenu({ claims }: { claims: Claims }) {
   const [open, setOpen] = useState(false);
+  const [changingPassword, setChangingPassword] = useState(false);
   const [, navigate] = useLocation();
   const signOut = useSignOut();
   const buttonRef = useRef<HTMLButtonElement>(null);
@@ -105,6 +107,13 @@ function AccountMenu({ claims }: { claims: Claims }) {
           returnFocusRef={buttonRef}
           footerButtons={[
             { content: 'Close', onClick: () => setOpen(false) },
+            {
+              content: 'Change password',
+              onClick: () => {
+                setOpen(false);
+                setChangingPassword(true);
+              },
+            },
             {
               content: 'Sign out everywhere',
               onClick: () => {
@@ -131,6 +140,7 @@ function AccountMenu({ claims }: { claims: Claims }) {
           </div>
         </Dialog>
       ) : null}
+      {changingPassword ? <ChangePasswordDialog onClose={() => setChangingPassword(false)} /> : null}
     </div>
   );
 }
