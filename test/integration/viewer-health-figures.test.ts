@@ -1,14 +1,16 @@
 /**
  * victor (customerViewer, filter team=analytics) on System Health: his figures are his billing dashboard's — the
- * month to date of his projects equals the dashboard's on each account, a project is counted only on the days it
- * carried his label — without the customer's alerts or unconverted spend of others; with no filter left every
- * answer that carries spend or projects refuses him, as billing does. Mails about the whole account are not sent to him.
+ * month to date of his projects equals the dashboard's (his account is the customer's first), a project is counted
+ * only on the days it carried his label — without the customer's alerts or unconverted spend of others; the inventory
+ * shows his projects' assets only; with no filter left every answer that carries spend or projects refuses him, as
+ * billing does. Mails about the whole account are not sent to him.
  */
 import t from 'tap';
 import { addDays } from '@cc/shared/time.ts';
 import { listUnnotifiedAnomalies } from '@cc/shared/db/anomalies.ts';
 import { listPendingNotices } from '@cc/shared/db/alerts.ts';
 import { provisioningRecipients } from '@cc/shared/provisioning/mails.ts';
+import { encodeNodeId } from '@cc/shared/inventory/graph.ts';
 import { build, login, bearer } from '../helper.ts';
 import { ACCOUNT_A, ACCOUNT_B, ACME, ALICE, DAYS, VICTOR, seedViewerEstate } from '../fixtures/viewer-estate.ts';
 
@@ -86,6 +88,26 @@ t.test('a viewer’s System Health figures are those of his billing dashboard', 
     t.equal(full.json().projects.length, 6);
   });
 
+  t.test('the inventory shows the assets and recommendations of his projects only', async (t) => {
+    type Asset = { asset_name: string; project_id: string };
+    const assets = async (headers: Record<string, string>) =>
+      (await app.inject({ url: `/v1/asset-inventory/${ACME}/assets?limit=1000`, headers })).json() as { total: number; items: Asset[] };
+    const his = await assets(victor);
+    const every = await assets(alice);
+    t.same([...new Set(his.items.map((a) => a.project_id))].sort(), ['acme-analytics-prod', 'acme-mixed-etl']);
+    t.equal(his.total, his.items.length, 'the total counts his assets');
+    t.ok(every.total > his.total);
+    const node = (a: Asset, kind: 'node' | 'history') => app.inject({ url: `/v1/asset-inventory/${ACME}/${kind}/${encodeNodeId(a.asset_name)}`, headers: victor });
+    const other = every.items.find((a) => a.project_id === 'acme-webshop-prod')!;
+    const own = his.items[0];
+    for (const kind of ['node', 'history'] as const) {
+      t.same((await node(other, kind)).json(), { detail: 'Inventory node not found' }, `another project's ${kind}`);
+      t.equal((await node(own, kind)).statusCode, 200, `his own ${kind}`);
+    }
+    const recs = (await app.inject({ url: `/v1/asset-inventory/${ACME}/recommendations?limit=1000`, headers: victor })).json();
+    t.ok(recs.items.every((r: { project_id: string }) => ['acme-analytics-prod', 'acme-mixed-etl'].includes(r.project_id)), 'recommendations of his projects');
+  });
+
   t.test('mails about the whole account are not sent to a viewer', async (t) => {
     await app.env.pool.query(`INSERT INTO customer_member (customer_id, list, user_id) VALUES ($1, 'alert', $2)`, [ACME, VICTOR]);
     const digest = await listUnnotifiedAnomalies(app.env.pool, anomalyDate, ACME);
@@ -112,6 +134,7 @@ t.test('a viewer’s System Health figures are those of his billing dashboard', 
     for (const url of [
       `/v1/monitoring/${ACME}/figures/`,
       `/v1/monitoring/${ACME}/`,
+      `/v1/asset-inventory/${ACME}/assets`,
       `/v1/anomalies/customer_id/${ACME}/billing_account_id/${ACCOUNT_A}/date/${anomalyDate}/minimum_anomaly_threshold/0/minimum_value_toggled_anomaly/0`,
     ]) {
       const res = await app.inject({ url, headers: victor });

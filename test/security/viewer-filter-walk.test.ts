@@ -105,7 +105,7 @@ t.test('every route answers a viewer only with the projects his filter admits', 
   ];
   for (const prefix of expectCarrying) t.ok(carries.some((l) => l.startsWith(prefix)), `alice's ${prefix} names them`);
   const seen = (prefix: string) => [...victor].find(([l]) => l.startsWith(prefix))?.[1];
-  for (const prefix of expectCarrying.slice(0, 4)) {
+  for (const prefix of expectCarrying) {
     const r = seen(prefix);
     t.equal(r?.status, 200, `victor reads ${prefix}`);
     t.ok(ADMITTED.some((p) => r?.body.includes(p)), `and sees his own projects there`);

@@ -29,10 +29,11 @@ export class GraphCache {
     this.cache = new SnapshotCache(pool, MAX_CUSTOMERS);
   }
 
-  /** The customer's graph, as of the current snapshot. */
-  body(customerId: string): Promise<GraphBody> {
-    return this.cache.get(customerId, customerId, async () => {
-      const { version, assets } = await readGraphSnapshot(this.pool, customerId);
+  /** The customer's graph, as of the current snapshot; `projects`: a customerViewer's projects only (null: all). */
+  body(customerId: string, projects: readonly string[] | null = null): Promise<GraphBody> {
+    const key = projects === null ? customerId : `${customerId}\u0000${JSON.stringify(projects)}`;
+    return this.cache.get(customerId, key, async () => {
+      const { version, assets } = await readGraphSnapshot(this.pool, customerId, projects);
       const json = JSON.stringify(buildInventoryGraph(assets));
       return { version, value: { json, gzip: await gzipAsync(json) } };
     });

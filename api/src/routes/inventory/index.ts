@@ -5,6 +5,7 @@ import { assetHistory, findAssetByNodeId, listInventoryAssets, listInventoryReco
 import { latestSyncRun } from '@cc/shared/db/inventory/snapshot.ts';
 import { recommendationSavings } from '@cc/shared/db/inventory/claim-work.ts';
 import { decodeNodeId } from '@cc/shared/inventory/graph.ts';
+import { viewerProjectIds } from '@cc/shared/db/viewer-projects.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import {
   AssetHistory,
@@ -20,7 +21,7 @@ import {
   RecommendationPage,
 } from '@cc/shared/schemas/inventory.ts';
 import { errors } from '../../errors.ts';
-import { refuseViewer } from '../../viewer-restriction.ts';
+import { viewerRestriction } from '../../viewer-restriction.ts';
 import { nextNightlySync, recommendationItem, syncRun } from './present.ts';
 import { GraphCache } from './graph-cache.ts';
 import { AssetTotals } from './asset-totals.ts';
@@ -29,13 +30,9 @@ const tags = ['inventory'];
 const tenant = { params: 'customer' } as const;
 const read = { permission: 'inventory_read', tenant } as const;
 
-/** The estate (organisation, folders, every project, IAM) and its savings are whole: no project-label filter narrows them. */
-export const VIEWER_NO_INVENTORY = 'The inventory covers every project of the customer; a customer viewer sees only the projects of their filter';
-
-/** Spec 000 §6: inventory_* plus the customer's inventory flag; a customerViewer is limited to his projects (403). */
+/** Spec 000 §6: inventory_* plus the customer's inventory flag. */
 function inventoryOn(req: FastifyRequest) {
   if (!req.customer.inventory) throw new errors.forbidden('Inventory is disabled for this customer');
-  refuseViewer(req.auth, VIEWER_NO_INVENTORY);
   return req.customer;
 }
 
@@ -49,6 +46,14 @@ const iso = (d: Date | null) => (d === null ? null : d.toISOString());
 const inventory: FastifyPluginAsyncTypebox = async (app) => {
   const graphs = new GraphCache(app.pg);
   const assetTotals = new AssetTotals(app.pg);
+  /**
+   * A customerViewer sees the assets, graph and recommendations of the projects his filter admits (those of his
+   * System Health panel; none left: 403 as on billing); null: the customer's whole estate.
+   */
+  const viewerProjects = async (req: FastifyRequest): Promise<string[] | null> => {
+    const filters = await viewerRestriction(app, req.customer.customer_id, req.auth);
+    return filters === null ? null : [...(await viewerProjectIds(app.pg, req.customer.customer_id, filters))].sort();
+  };
   app.get(
     '/v1/asset-inventory/:customer/assets',
     { config: read, schema: { tags, summary: 'Google Cloud Inventory: one page of assets', params: InventoryParams, querystring: AssetListQuery, response: withErrors({ 200: AssetPage }) } },
@@ -57,7 +62,7 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
       const q = req.query;
       const offset = q.offset ?? 0;
       const limit = q.limit ?? 100;
-      const query = { ...q, offset, limit };
+      const query = { ...q, offset, limit, projects: await viewerProjects(req) };
       const page = await listInventoryAssets(app.pg, c.customer_id, query, assetTotals.total(c.customer_id, query));
       return { total: page.total, offset, limit, items: page.items.map((a) => ({ ...a, update_time: iso(a.update_time) })) };
     },
@@ -74,9 +79,10 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
       const q = req.query;
       const offset = q.offset ?? 0;
       const limit = q.limit ?? 100;
+      const projects = await viewerProjects(req);
       const [page, savings] = await Promise.all([
-        listInventoryRecommendations(app.pg, c.customer_id, { ...q, offset, limit }),
-        recommendationSavings(app.pg, c.customer_id),
+        listInventoryRecommendations(app.pg, c.customer_id, { ...q, offset, limit, projects }),
+        recommendationSavings(app.pg, c.customer_id, projects),
       ]);
       return { total: page.total, offset, limit, items: page.items.map(recommendationItem), savings: { currency: c.billing_currency, ...savings } };
     },
@@ -87,7 +93,7 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
     { config: read, schema: { tags, summary: 'The inventory graph: nodes and links', params: InventoryParams, response: withErrors({ 200: InventoryGraph }) } },
     // The body is JSON text built once per snapshot (graph-cache.ts); a string is sent as it is, not re-serialised.
     async (req, reply) => {
-      const body = await graphs.body(inventoryOn(req).customer_id);
+      const body = await graphs.body(inventoryOn(req).customer_id, await viewerProjects(req));
       reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
       // Typed as the schema's object; at run time Fastify sends a string or Buffer payload as it is.
       const payload = /\bgzip\b/.test(req.headers['accept-encoding'] ?? '') ? (reply.header('content-encoding', 'gzip'), body.gzip) : body.json;
@@ -103,7 +109,8 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       const asset = await findAssetByNodeId(app.pg, inventoryOn(req).customer_id, req.params.nodeId);
-      if (!asset) throw new errors.notFound('Inventory node not found');
+      const projects = await viewerProjects(req);
+      if (!asset || (projects !== null && !projects.includes(asset.project_id))) throw new errors.notFound('Inventory node not found');
       return { name: asset.display_name, asset_type: asset.asset_type, location: asset.location, data: JSON.stringify(asset.data, null, 2) };
     },
   );
@@ -116,7 +123,14 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       const assetName = decodeNodeId(req.params.nodeId);
-      const changes = await assetHistory(app.pg, inventoryOn(req).customer_id, assetName);
+      const c = inventoryOn(req);
+      const projects = await viewerProjects(req);
+      if (projects !== null) {
+        // a viewer's: of an asset of his projects in the current snapshot
+        const asset = await findAssetByNodeId(app.pg, c.customer_id, req.params.nodeId);
+        if (!asset || !projects.includes(asset.project_id)) throw new errors.notFound('Inventory node not found');
+      }
+      const changes = await assetHistory(app.pg, c.customer_id, assetName);
       return { asset_name: assetName, changes: changes.map((c) => ({ change: c.change, changed_fields: c.changed_fields, changed_at: c.changed_at.toISOString() })) };
     },
   );

@@ -100,13 +100,16 @@ export async function knownRecommendations(db: Queryable, customerId: string, na
 /** Seconds of a Recommender duration (`2592000s`) in SQL; a cost is compared per 30 days. */
 const PER_30_DAYS = `(2592000 / NULLIF(rtrim(cost_duration, 's'), '')::numeric)`;
 
-/** Savings per 30 days (positive decimal text) of the claimed and of the succeeded recommendations. */
-export async function recommendationSavings(db: Queryable, customerId: string): Promise<{ claimed: string; realised: string }> {
+/**
+ * Savings per 30 days (positive decimal text) of the claimed and of the succeeded recommendations; `projects`: only
+ * these projects' (a customerViewer's), null: the customer's.
+ */
+export async function recommendationSavings(db: Queryable, customerId: string, projects: readonly string[] | null = null): Promise<{ claimed: string; realised: string }> {
   const { rows } = await db.query<{ claimed: string; realised: string }>(
     `SELECT round(COALESCE(sum(-cost * ${PER_30_DAYS}) FILTER (WHERE state = 'CLAIMED'), 0), 2)::text AS claimed,
             round(COALESCE(sum(-cost * ${PER_30_DAYS}) FILTER (WHERE state = 'SUCCEEDED'), 0), 2)::text AS realised
-       FROM inventory_recommendation WHERE customer_id = $1 AND cost < 0`,
-    [customerId],
+       FROM inventory_recommendation WHERE customer_id = $1 AND cost < 0 AND ($2::text[] IS NULL OR project_id = ANY($2::text[]))`,
+    [customerId, projects],
   );
   return rows[0]!;
 }

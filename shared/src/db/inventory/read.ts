@@ -66,6 +66,8 @@ export interface AssetQuery extends Paging {
   violating?: boolean;
   /** Default asset_name, the order the spec reads the collection in. */
   sort?: (typeof ASSET_SORTS)[number];
+  /** Only these projects' (a customerViewer's, api/src/viewer-restriction.ts); absent or null: all. */
+  projects?: readonly string[] | null;
 }
 
 export interface RecommendationQuery extends Paging {
@@ -76,23 +78,27 @@ export interface RecommendationQuery extends Paging {
   state?: string;
   /** Default project_id, the order the spec reads the collection in. */
   sort?: (typeof RECOMMENDATION_SORTS)[number];
+  /** Only these projects' (a customerViewer's); absent or null: all. */
+  projects?: readonly string[] | null;
 }
 
 const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 const clampLimit = (n: number | undefined) => Math.min(Math.max(Math.trunc(n ?? 100), 1), MAX_PAGE);
 const clampOffset = (n: number | undefined) => Math.max(Math.trunc(n ?? 0), 0);
 
-/** The WHERE clause and parameters ($1–$6) of an asset list query: the customer first, then its filters. */
+/** The WHERE clause and parameters ($1–$7) of an asset list query: the customer first, then its filters. */
 function assetFilter(customerId: string, q: AssetQuery): { where: string; params: unknown[] } {
   const where = `customer_id = $1
      AND ($2::text IS NULL OR asset_name ILIKE $2 OR display_name ILIKE $2)
      AND ($3::text IS NULL OR asset_type = $3) AND ($4::text IS NULL OR project_id = $4) AND ($5::text IS NULL OR region = $5)
-     AND ($6::boolean IS NULL OR (violation_rule IS NOT NULL) = $6)`;
-  return { where, params: [customerId, q.search ? likePattern(q.search) : null, q.asset_type ?? null, q.project_id ?? null, q.region ?? null, q.violating ?? null] };
+     AND ($6::boolean IS NULL OR (violation_rule IS NOT NULL) = $6) AND ($7::text[] IS NULL OR project_id = ANY($7::text[]))`;
+  const params = [customerId, q.search ? likePattern(q.search) : null, q.asset_type ?? null, q.project_id ?? null, q.region ?? null, q.violating ?? null];
+  return { where, params: [...params, q.projects ?? null] };
 }
 
 /** What identifies an asset query's total: its filters (not its order or page). */
-export const assetFilterKey = (q: AssetQuery): string => JSON.stringify([q.search ?? null, q.asset_type ?? null, q.project_id ?? null, q.region ?? null, q.violating ?? null]);
+export const assetFilterKey = (q: AssetQuery): string =>
+  JSON.stringify([q.search ?? null, q.asset_type ?? null, q.project_id ?? null, q.region ?? null, q.violating ?? null, q.projects ? [...q.projects].sort() : null]);
 
 /** How many of the customer's assets match the filters of `q`. */
 export async function countInventoryAssets(db: Queryable, customerId: string, q: AssetQuery = {}): Promise<number> {
@@ -112,7 +118,7 @@ export async function listInventoryAssets(db: Queryable, customerId: string, q: 
     total ?? countInventoryAssets(db, customerId, q),
     db.query<InventoryItem>(
       `SELECT asset_name, asset_type, project_id, location, region, violation_rule, display_name, update_time
-         FROM inventory_asset WHERE ${where} ORDER BY ${order} OFFSET $7 LIMIT $8`,
+         FROM inventory_asset WHERE ${where} ORDER BY ${order} OFFSET $8 LIMIT $9`,
       [...params, clampOffset(q.offset), clampLimit(q.limit)],
     ),
   ]);
@@ -126,8 +132,10 @@ export async function listInventoryRecommendations(db: Queryable, customerId: st
   const where = `r.customer_id = $1
      AND ($2::text IS NULL OR r.description ILIKE $2 OR r.name ILIKE $2 OR array_to_string(r.target_resources, ' ') ILIKE $2)
      AND ($3::text IS NULL OR r.project_id = $3) AND ($4::text IS NULL OR r.primary_impact_category = $4)
-     AND ($5::text IS NULL OR r.recommender_subtype = $5) AND ($6::text IS NULL OR r.state = $6)`;
-  const params = [customerId, q.search ? likePattern(q.search) : null, q.project_id ?? null, q.primary_impact_category ?? null, q.recommender_subtype ?? null, q.state ?? null];
+     AND ($5::text IS NULL OR r.recommender_subtype = $5) AND ($6::text IS NULL OR r.state = $6)
+     AND ($7::text[] IS NULL OR r.project_id = ANY($7::text[]))`;
+  const filters = [customerId, q.search ? likePattern(q.search) : null, q.project_id ?? null, q.primary_impact_category ?? null, q.recommender_subtype ?? null, q.state ?? null];
+  const params = [...filters, q.projects ?? null];
   const [{ rows: total }, { rows }] = await Promise.all([
     db.query<{ n: number }>(`SELECT count(*)::int AS n FROM inventory_recommendation r WHERE ${where}`, params),
     db.query<RecommendationItem>(
@@ -136,7 +144,7 @@ export async function listInventoryRecommendations(db: Queryable, customerId: st
               r.last_refresh_time, c.ticket_key
          FROM inventory_recommendation r
          LEFT JOIN inventory_recommendation_claim c ON c.customer_id = r.customer_id AND c.recommendation_name = r.name
-        WHERE ${where} ORDER BY ${order} OFFSET $7 LIMIT $8`,
+        WHERE ${where} ORDER BY ${order} OFFSET $8 LIMIT $9`,
       [...params, clampOffset(q.offset), clampLimit(q.limit)],
     ),
   ]);
@@ -205,22 +213,25 @@ export async function countInSnapshot(pool: Pool, customerId: string, count: (db
   });
 }
 
-/** The graph's rows and the snapshot version they belong to, read in one snapshot so the pair always agrees. */
-export async function readGraphSnapshot(pool: Pool, customerId: string): Promise<{ version: string; assets: GraphAsset[] }> {
+/**
+ * The graph's rows and the snapshot version they belong to, read in one snapshot so the pair always agrees.
+ * `projects`: only these projects' assets (a customerViewer's); null: all.
+ */
+export async function readGraphSnapshot(pool: Pool, customerId: string, projects: readonly string[] | null = null): Promise<{ version: string; assets: GraphAsset[] }> {
   return withTransaction(pool, async (tx) => {
     await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
     const version = await snapshotVersion(tx, customerId);
-    return { version, assets: await listGraphAssets(tx, customerId) };
+    return { version, assets: await listGraphAssets(tx, customerId, projects) };
   });
 }
 
 /** The snapshot as the graph builder needs it: only the data keys that make edges cross the wire. */
-export async function listGraphAssets(db: Queryable, customerId: string): Promise<GraphAsset[]> {
+export async function listGraphAssets(db: Queryable, customerId: string, projects: readonly string[] | null = null): Promise<GraphAsset[]> {
   const { rows } = await db.query<GraphAsset>(
     `SELECT asset_name, asset_type, display_name, ancestors, parent_name AS parent,
             jsonb_strip_nulls(jsonb_build_object('disks', data->'disks', 'networkInterfaces', data->'networkInterfaces', 'network', data->'network')) AS data
-       FROM inventory_asset WHERE customer_id = $1 ORDER BY asset_name`,
-    [customerId],
+       FROM inventory_asset WHERE customer_id = $1 AND ($2::text[] IS NULL OR project_id = ANY($2::text[])) ORDER BY asset_name`,
+    [customerId, projects],
   );
   return rows;
 }
