@@ -199,7 +199,11 @@ export const SCHEDULES: ({ id: string; pattern: string } & JobItem)[] = [
 ];
 export const SCHEDULE_TIME_ZONE = 'America/Los_Angeles';
 
-/** Defaults for every job (STYLE: attempts 5, exponential backoff with jitter, keep failures for inspection). */
+/**
+ * Defaults for every job (STYLE: attempts 5, exponential backoff with jitter, keep failures for inspection). The
+ * attempts count failures of the work only: an attempt cut short by a PostgreSQL or Redis outage is deferred without
+ * counting (workers/src/reliability/deferral.ts), so an outage of any length does not use them up.
+ */
 export const DEFAULT_JOB_OPTIONS: JobsOptions = {
   attempts: 5,
   backoff: { type: 'exponential', delay: 1000, jitter: 0.5 },
