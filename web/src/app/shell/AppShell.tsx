@@ -1,4 +1,5 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
+import { useLocation } from 'wouter';
 import { AppRouter } from '../AppRouter.tsx';
 import { Header } from './Header.tsx';
 import { SideMenu } from './SideMenu.tsx';
@@ -8,20 +9,30 @@ import { SELECTED_CUSTOMER_COOKIE, readCookie, writeCookie } from '../../common/
 import { useSelectedCustomer } from '../selection/useCustomerContext.ts';
 import { useSelectionFromLink } from '../selection/useSelectionFromLink.ts';
 import { useTokenRefresh } from '../../features/session/useTokenRefresh.ts';
+import { useMediaQuery } from '../../common/useMediaQuery.ts';
 import styles from './AppShell.module.css';
+
+/** Below this width the side menu folds behind the header's menu button (a phone, a tablet upright). */
+export const NARROW_QUERY = '(max-width: 48rem)';
 
 /** The signed-in app: header, side menu and the routed content inside an error boundary. */
 export function AppShell() {
   useTokenRefresh();
   useSelectionFromLink();
   useStoredCustomerSelection();
+  const narrow = useMediaQuery(NARROW_QUERY);
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [location] = useLocation();
+  // a choice in the folded menu opens the page: the menu closes so the page is what shows
+  useEffect(() => setMenuOpen(false), [location]);
+  const menuShown = !narrow || menuOpen;
   return (
     <div className={styles.shell}>
       <a href="#content" className={styles.skip}>
         Skip to content
       </a>
-      <Header />
-      <div className={styles.menu}>
+      <Header menu={narrow ? { open: menuOpen, controls: 'side-menu', onToggle: () => setMenuOpen((v) => !v) } : undefined} />
+      <div id="side-menu" className={styles.menu} hidden={!menuShown}>
         <SideMenu />
       </div>
       <main id="content" className={styles.content} tabIndex={-1}>

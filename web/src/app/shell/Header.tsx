@@ -1,5 +1,6 @@
 import { useId, useRef, useState } from 'react';
 import { Avatar, Dialog, Select } from '@primer/react';
+import { ThreeBarsIcon, XIcon } from '@primer/octicons-react';
 import { Link, useLocation } from 'wouter';
 import { ROLE_LABELS } from '@cc/shared/permissions.ts';
 import type { Claims } from '@cc/shared/claims.ts';
@@ -15,7 +16,7 @@ import styles from './Header.module.css';
  * avatar dialog with Logout. Both pickers are hidden on management pages; the billing account picker
  * is also hidden for customerViewer.
  */
-export function Header() {
+export function Header({ menu }: { menu?: { open: boolean; controls: string; onToggle: () => void } }) {
   const [location] = useLocation();
   const claims = useAppSelector((s) => s.session.claims);
   const management = isManagementPath(location);
@@ -23,6 +24,12 @@ export function Header() {
 
   return (
     <header className={styles.header}>
+      {menu ? (
+        // a plain button: the header is dark, and it keeps the header's own contrast (Primer's invisible button is for light grounds)
+        <button type="button" className={styles.menuButton} aria-label="Menu" aria-expanded={menu.open} aria-controls={menu.controls} onClick={menu.onToggle}>
+          {menu.open ? <XIcon size={20} /> : <ThreeBarsIcon size={20} />}
+        </button>
+      ) : null}
       <Link href="/" className={styles.brand}>
         CommandCenter
       </Link>

@@ -165,62 +165,65 @@ export function ListTable<Row>(props: ListTableProps<Row>) {
           {actions}
         </div>
       </Table.Actions>
-      <Table aria-labelledby={titleId} aria-describedby={subtitle ? subtitleId : undefined} gridTemplateColumns={template} cellPadding="condensed">
-        <Table.Head>
-          <Table.Row>
-            {selection ? (
-              <Table.Header>
-                <Checkbox
-                  aria-label="Select all rows on this page"
-                  checked={allChosen}
-                  indeterminate={chosen.length > 0 && !allChosen}
-                  onChange={(e) => choose(ids, e.target.checked)}
-                />
-              </Table.Header>
-            ) : null}
-            {columns.map((c) =>
-              sortable && c.sortable !== false ? (
-                <SortHeader key={c.id} column={c} sort={sort} onSort={setSort} />
-              ) : (
-                <Table.Header key={c.id} align={c.align}>
-                  {c.header}
+      {/* a table wider than a phone scrolls inside its box, not the page; focusable so the keyboard can scroll it */}
+      <div className={styles.scroll} tabIndex={0} data-testid="list-scroll">
+        <Table aria-labelledby={titleId} aria-describedby={subtitle ? subtitleId : undefined} gridTemplateColumns={template} cellPadding="condensed">
+          <Table.Head>
+            <Table.Row>
+              {selection ? (
+                <Table.Header>
+                  <Checkbox
+                    aria-label="Select all rows on this page"
+                    checked={allChosen}
+                    indeterminate={chosen.length > 0 && !allChosen}
+                    onChange={(e) => choose(ids, e.target.checked)}
+                  />
                 </Table.Header>
-              ),
-            )}
-          </Table.Row>
-        </Table.Head>
-        <Table.Body>
-          {page.rows.map((row, i) => {
-            const id = ids[i]!;
-            return (
-              <Table.Row
-                key={id}
-                className={clsx(onOpen && styles.openable)}
-                tabIndex={onOpen || selection ? 0 : undefined}
-                aria-label={rowName?.(row)}
-                aria-selected={selection ? selection.selected.has(id) : undefined}
-                onClick={onOpen ? () => onOpen(row) : undefined}
-                onKeyDown={(e) => onRowKey(e, row)}
-              >
-                {selection ? (
-                  <Table.Cell onClick={(e) => e.stopPropagation()}>
-                    <Checkbox
-                      aria-label={`Select ${rowLabel ? rowLabel(row) : id}`}
-                      checked={selection.selected.has(id)}
-                      onChange={(e) => choose([id], e.target.checked)}
-                    />
-                  </Table.Cell>
-                ) : null}
-                {columns.map((c, j) => (
-                  <Table.Cell key={c.id} align={c.align} scope={j === 0 ? 'row' : undefined}>
-                    {c.render ? c.render(row) : c.text(row)}
-                  </Table.Cell>
-                ))}
-              </Table.Row>
-            );
-          })}
-        </Table.Body>
-      </Table>
+              ) : null}
+              {columns.map((c) =>
+                sortable && c.sortable !== false ? (
+                  <SortHeader key={c.id} column={c} sort={sort} onSort={setSort} />
+                ) : (
+                  <Table.Header key={c.id} align={c.align}>
+                    {c.header}
+                  </Table.Header>
+                ),
+              )}
+            </Table.Row>
+          </Table.Head>
+          <Table.Body>
+            {page.rows.map((row, i) => {
+              const id = ids[i]!;
+              return (
+                <Table.Row
+                  key={id}
+                  className={clsx(onOpen && styles.openable)}
+                  tabIndex={onOpen || selection ? 0 : undefined}
+                  aria-label={rowName?.(row)}
+                  aria-selected={selection ? selection.selected.has(id) : undefined}
+                  onClick={onOpen ? () => onOpen(row) : undefined}
+                  onKeyDown={(e) => onRowKey(e, row)}
+                >
+                  {selection ? (
+                    <Table.Cell onClick={(e) => e.stopPropagation()}>
+                      <Checkbox
+                        aria-label={`Select ${rowLabel ? rowLabel(row) : id}`}
+                        checked={selection.selected.has(id)}
+                        onChange={(e) => choose([id], e.target.checked)}
+                      />
+                    </Table.Cell>
+                  ) : null}
+                  {columns.map((c, j) => (
+                    <Table.Cell key={c.id} align={c.align} scope={j === 0 ? 'row' : undefined}>
+                      {c.render ? c.render(row) : c.text(row)}
+                    </Table.Cell>
+                  ))}
+                </Table.Row>
+              );
+            })}
+          </Table.Body>
+        </Table>
+      </div>
       <div className={styles.footer}>
         {page.rows.length === 0 ? <p className={styles.empty}>{emptyMessage}</p> : null}
         {pager && pager.total > 0 ? <Pager {...pager} pageSizes={pageSizes} /> : null}

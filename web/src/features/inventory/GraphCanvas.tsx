@@ -26,11 +26,13 @@ async function createRenderer(dimension: GraphDimension, el: HTMLElement, graph:
     const n = byId.get(id);
     return n && n.x !== undefined && n.y !== undefined ? n : null;
   };
+  // the spec's 600 × 600, or the screen's width when narrower (a phone): the box's CSS decides, the canvas follows
+  const size = Math.min(GRAPH_SIZE, el.clientWidth || GRAPH_SIZE);
   if (dimension === '2d') {
     const { default: ForceGraph } = await import('force-graph');
     const g = new ForceGraph<Positioned>(el)
-      .width(GRAPH_SIZE)
-      .height(GRAPH_SIZE)
+      .width(size)
+      .height(size)
       .dagMode(mode)
       .dagLevelDistance(LEVEL_DISTANCE['2d'])
       .cooldownTime(ANIMATION_MS)
@@ -39,6 +41,8 @@ async function createRenderer(dimension: GraphDimension, el: HTMLElement, graph:
       .nodeColor((n) => nodeColor(n.module))
       .linkDirectionalArrowLength(3)
       .onNodeClick((n) => onClick(n))
+      // every layout (Td and radial ones reach far) ends fitted into the box
+      .onEngineStop(() => g.zoomToFit(400, 16))
       .graphData(data);
     return {
       dagMode: (m) => void g.dagMode(m).d3ReheatSimulation(),
@@ -52,8 +56,8 @@ async function createRenderer(dimension: GraphDimension, el: HTMLElement, graph:
   }
   const { default: ForceGraph3D } = await import('3d-force-graph');
   const g = new ForceGraph3D(el)
-    .width(GRAPH_SIZE)
-    .height(GRAPH_SIZE)
+    .width(size)
+    .height(size)
     .dagMode(mode)
     .dagLevelDistance(LEVEL_DISTANCE['3d'])
     .cooldownTime(ANIMATION_MS)
@@ -61,6 +65,7 @@ async function createRenderer(dimension: GraphDimension, el: HTMLElement, graph:
     .nodeLabel((n) => nodeLabelElement((n as Positioned).asset_name))
     .nodeColor((n) => nodeColor((n as Positioned).module))
     .onNodeClick((n) => onClick(n as Positioned))
+    .onEngineStop(() => g.zoomToFit(400, 16))
     .graphData(data);
   return {
     dagMode: (m) => void g.dagMode(m).d3ReheatSimulation(),

@@ -78,7 +78,7 @@ export function InventoryViewPage({ route }: PageProps) {
         <PageMessage>No inventory yet.</PageMessage>
       ) : graph ? (
         <div className={styles.view}>
-          <div>
+          <div className={styles.graphColumn}>
             <div role="tablist" aria-label="Graph dimension" className={styles.tabs}>
               {TABS.map((d) => (
                 <button key={d} type="button" role="tab" aria-selected={dimension === d} className={styles.tab} onClick={() => setDimension(d)}>
@@ -100,7 +100,7 @@ export function InventoryViewPage({ route }: PageProps) {
           </div>
           {detail ? (
             <section className={styles.details} aria-label="Asset Details">
-              <Heading as="h2" className="f4">
+              <Heading as="h2" className={styles.detailsTitle}>
                 Asset Details
               </Heading>
               <dl>

@@ -1,0 +1,96 @@
+/**
+ * Phones (390×844): the side menu folds behind a Menu button, the header keeps to two short lines, and no route
+ * scrolls sideways for any demo user (tables scroll inside their box, the graph fits). Every route is also pictured
+ * at 390, 768 and 1440 px wide: test-results/screenshots/tour-<user>-<route>-<width>.png.
+ */
+import t from 'tap';
+import { localInventorySource } from '../../workers/src/adapters/inventory/local.ts';
+import { syncInventory } from '../../workers/src/inventory/sync.ts';
+import { billProjects } from '../inventory-fixtures.ts';
+import { signIn, startProduct, SCREENSHOT_DIR } from './harness.ts';
+import { TOUR_USERS, shotName, tourPaths, visit } from './tour.ts';
+
+const PHONE = { width: 390, height: 844 };
+
+t.test('phones', async (t) => {
+  const { base, browser, app } = await startProduct(t);
+  const { pool } = app.env;
+  // an inventory, so the graph is drawn on a phone too
+  await billProjects(pool, [['acme-shop-prod', 'Webshop'], ['acme-lab-dev', 'Lab']]);
+  await syncInventory({ pool, source: localInventorySource(pool) }, 'acme-corp');
+  const paths = await tourPaths(pool);
+
+  await t.test('the side menu folds behind a button', async (t) => {
+    const context = await browser.newContext({ viewport: PHONE });
+    t.teardown(() => context.close());
+    const page = await context.newPage();
+    await signIn(page, base, 'alice@acme.example');
+    const button = page.getByRole('button', { name: 'Menu' });
+    await button.waitFor();
+    t.equal(await page.getByRole('navigation', { name: 'Side menu' }).count(), 0, 'the menu is folded');
+    const header = (await page.locator('header').boundingBox())!;
+    t.ok(header.height <= 130, `the header takes ${Math.round(header.height)} px of 844`);
+    await page.getByRole('heading', { name: 'Billing', level: 1 }).waitFor();
+    t.ok(((await page.getByRole('heading', { name: 'Billing', level: 1 }).boundingBox())!.y) < 220, 'the page starts near the top');
+    t.equal(await button.getAttribute('aria-expanded'), 'false');
+    await button.click();
+    t.equal(await button.getAttribute('aria-expanded'), 'true');
+    const menu = page.getByRole('navigation', { name: 'Side menu' });
+    await menu.waitFor();
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/phone-menu-open.png` });
+    await menu.getByRole('link', { name: 'Inventory' }).click();
+    await page.getByRole('heading', { name: 'Inventory', level: 1 }).waitFor();
+    t.equal(await page.getByRole('navigation', { name: 'Side menu' }).count(), 0, 'choosing a page folds the menu again');
+    t.equal(await page.getByRole('combobox', { name: 'Customer' }).count(), 1, 'the customer picker stays in the header');
+
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.getByRole('navigation', { name: 'Side menu' }).waitFor();
+    t.equal(await page.getByRole('button', { name: 'Menu' }).count(), 0, 'a wide screen shows the menu, no button');
+  });
+
+  await t.test('the inventory graph fits the screen', async (t) => {
+    const context = await browser.newContext({ viewport: PHONE });
+    t.teardown(() => context.close());
+    const page = await context.newPage();
+    await signIn(page, base, 'alice@acme.example');
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    await page.goto(`${base}/inventory/view`);
+    const graph = page.getByRole('img', { name: /^Inventory graph \(2D\)/ });
+    await graph.locator('canvas').waitFor();
+    const box = (await graph.boundingBox())!;
+    t.ok(box.width >= 300 && box.x + box.width <= PHONE.width, `the graph is ${Math.round(box.width)} px wide, inside the screen`);
+    t.equal(Math.round(box.height), Math.round(box.width), 'square');
+    await page.waitForTimeout(3500);
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/phone-graph.png`, fullPage: true });
+  });
+
+  for (const email of TOUR_USERS) {
+    await t.test(`${email}: no route scrolls sideways at 390 px`, async (t) => {
+      const context = await browser.newContext({ viewport: PHONE });
+      t.teardown(() => context.close());
+      const page = await context.newPage();
+      await signIn(page, base, email);
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+      const user = email.split('@')[0];
+      // every width for the admin (who reaches every route); the others on a phone
+      const widths = user === 'admin' ? [390, 768, 1440] : [390];
+      for (const path of paths) {
+        for (const width of widths) {
+          await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+          await visit(page, base, path);
+          if (width === 390) {
+            const { scroll, inner, wide } = await page.evaluate(() => {
+              const inner = window.innerWidth;
+              // the widest element reaching past the window, to say what overflows
+              const over = [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > inner + 1);
+              const e = over[over.length - 1];
+              return { scroll: document.documentElement.scrollWidth, inner, wide: e ? `${e.tagName.toLowerCase()}.${String(e.className).slice(0, 40)}` : '' };
+            });
+            t.ok(scroll <= inner, `${path}: page ${scroll} px wide at ${inner}${wide ? ` (${wide})` : ''}`);
+          }
+          await page.screenshot({ path: `${SCREENSHOT_DIR}/tour-${user}-${shotName(path)}-${width}.png`, fullPage: width !== 1440 });
+        }
+      }
+    });
+  }
+});
