@@ -1,9 +1,9 @@
 /**
- * A customerViewer's restriction on one customer (spec 000 §1, 001 §5: "may be limited to a project-label filter"),
+ * A customerViewer's restriction on one customer (spec 000 §1 "may be limited to a project-label filter", 001 §6),
  * the same for every answer that carries spend, anomalies, alerts or projects: their `viewer_filter` rows for the
  * customer, read once per access epoch (a change to `viewer_filter` moves it, migration 060). A viewer without a
- * filter on the customer is refused with the dashboard's own sentence, and an answer that can only be whole (the
- * inventory of the estate, an invoice) is refused to every viewer. docs/decisions.md, "A viewer's filter".
+ * filter on the customer is refused with the dashboard's own sentence, and an answer that can only be whole (an
+ * invoice, Grafana's dashboards) is refused to every viewer. docs/decisions.md, "A viewer's filter".
  */
 import type { FastifyInstance } from 'fastify';
 import { viewerFilters, type LabelFilter } from '@cc/shared/db/billing-query.ts';
@@ -24,7 +24,7 @@ export async function viewerRestriction(app: FastifyInstance, customerId: string
 }
 
 /**
- * A viewer's billing account is the customer's first (spec 001 §7: viewers apply only to the first billing account;
+ * A viewer's billing account is the customer's first (spec 001 §9: viewers apply only to the first billing account;
  * the picker is hidden for him): another is answered as an account not his.
  */
 export function viewerAccount(filters: LabelFilter[] | null, accounts: readonly string[], asked: string): void {

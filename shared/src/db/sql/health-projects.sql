@@ -3,7 +3,7 @@
 -- currency without a rate within 7 days is in no figure (health-figures.ts reports it apart, per currency).
 -- $1 customer_id, $2 today (US/Pacific date), $3 anomaly date (spec 000 §9: two days before today), $4 a
 -- customerViewer's filters jsonb [{label_key, label_value}] (NULL = unrestricted).
--- A viewer's rows are those of the first billing account (his only one: spec 001 §7, the picker is hidden for him)
+-- A viewer's rows are those of the first billing account (his only one: spec 001 §9, the picker is hidden for him)
 -- and of the (day, project) pairs his filters admit there (viewer_allowed_days, as every billing read applies it);
 -- his open anomalies those the Anomaly Detection screen shows him: of projects that carried one of his labels
 -- during the run's window.
