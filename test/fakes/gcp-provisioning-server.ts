@@ -7,9 +7,9 @@
  *
  * Every request is checked against Google's discovery documents (specs/cloudresourcemanager.v3.json,
  * cloudbilling.v1.json, billingbudgets.v1.json, serviceusage.v1beta1.json) and every 2xx answer against the
- * method's response schema; one the documents do not allow fails the test (discovery-validator.ts). Cloud Quotas
- * has no discovery document stored (Google publishes it only through the discovery service): its two calls are
- * not checked. Like Google: a budget whose specifiedAmount.currencyCode is not the billing account's currency is
+ * method's response schema; one the documents do not allow fails the test (discovery-validator.ts). Cloud Quotas,
+ * whose discovery document is not stored, is checked against its proto files (specs/cloudquotas.v1,
+ * proto-validator.ts). Like Google: a budget whose specifiedAmount.currencyCode is not the billing account's currency is
  * refused (in the Budgets document's words; the 400 INVALID_ARGUMENT is the fake's guess), and an operation can
  * be forgotten (`forgetOperations`), as Google deletes finished ones after some hours.
  */
@@ -17,6 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { discovery, SpecViolation, type DiscoveryValidator, type Matched } from './discovery-validator.ts';
+import { cloudQuotasProto } from './proto-validator.ts';
 
 export interface FakeProject {
   number: string;
@@ -196,21 +197,27 @@ export async function startFakeGcpProvisioning(opts: { token?: string; opPolls?:
     const ints = (url.searchParams.get('$alt') ?? '').includes('enum-encoding=int');
     const parsed = raw ? (JSON.parse(raw) as Record<string, unknown>) : null;
     let checked: { v: DiscoveryValidator; matched: Matched } | null = null;
-    // Cloud Quotas (…/quotaPreferences) has no stored discovery document: the only calls left unchecked.
-    if (!/\/quotaPreferences(\/|$)/.test(url.pathname)) {
-      const v = specs.find((x) => x.owns(url.pathname)) ?? specs[0]!;
-      try {
+    let checkAnswer: ((body: unknown) => void) | null = null;
+    try {
+      if (/\/quotaPreferences(\/|$)/.test(url.pathname)) {
+        // Cloud Quotas: checked against its proto (no discovery document stored).
+        const proto = cloudQuotasProto();
+        const matched = proto.request(method, path, url.searchParams, parsed);
+        checkAnswer = (body) => proto.response(matched, body);
+      } else {
+        const v = specs.find((x) => x.owns(url.pathname)) ?? specs[0]!;
         checked = { v, matched: v.request(method, url.pathname, url.searchParams, parsed) };
-      } catch (e) {
-        if (!(e instanceof SpecViolation)) throw e;
-        return send(400, { error: { code: 400, message: e.message, status: 'INVALID_ARGUMENT' } });
+        checkAnswer = (body) => checked!.v.response(checked!.matched, body);
       }
+    } catch (e) {
+      if (!(e instanceof SpecViolation)) throw e;
+      return send(400, { error: { code: 400, message: e.message, status: 'INVALID_ARGUMENT' } });
     }
     const [status, body] = route(method, path, url.searchParams, parsed ?? {}, ints);
     if (fault?.answer === 'lose') return void res.destroy();
-    if (checked && status < 300) {
+    if (checkAnswer && status < 300) {
       try {
-        checked.v.response(checked.matched, body);
+        checkAnswer(body);
       } catch (e) {
         return send(500, { error: { code: 500, message: `fake answered outside the document: ${(e as Error).message}`, status: 'INTERNAL' } });
       }
@@ -218,7 +225,12 @@ export async function startFakeGcpProvisioning(opts: { token?: string; opPolls?:
     send(status, body);
   }
 
-  const server = createServer((req, res) => void handle(req, res));
+  const server = createServer((req, res) =>
+    void handle(req, res).catch((e: Error) => {
+      unexpected.push(`${req.method} ${req.url} threw ${e.message}`);
+      if (!res.headersSent) res.writeHead(500).end();
+    }),
+  );
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
     port: (server.address() as AddressInfo).port,

@@ -197,3 +197,16 @@ t.test('a deleted operation and no project carrying the request label: the reque
   fake.projects.clear();
   t.match(await runProvisioning(deps, id), { state: 'Failed', step: 'await_project', error: /is gone and no project carries commandcenter-request=/ });
 });
+
+t.test('Cloud Quotas calls are held to its proto: a preference without quotaConfig is refused in the proto’s words', async (t) => {
+  const { fake } = await setup(t);
+  fake.addForeignProject('p-1');
+  const res = await fetch(`http://127.0.0.1:${fake.port}/v1/projects/p-1/locations/global/quotaPreferences?quotaPreferenceId=x`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer fake-token', 'content-type': 'application/json' },
+    body: JSON.stringify({ service: 'compute.googleapis.com', quotaId: 'CPUS-per-project-region' }),
+  });
+  t.equal(res.status, 400);
+  t.match((await res.json()).error.message, /CreateQuotaPreference body: required field "quotaConfig" is missing\. The proto says: "Required\. Preferred quota configuration\."/);
+  t.equal(takeViolations().length, 1);
+});
