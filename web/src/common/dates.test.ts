@@ -1,5 +1,5 @@
 import t from 'tap';
-import { formatListTimestamp, formatTimestamp } from './dates.ts';
+import { formatListTimestamp, formatTimestamp, formatTimestampWithZone } from './dates.ts';
 
 t.test('timestamps are US/Pacific, YYYY/MM/DD HH:mm', async (t) => {
   // 2026-07-01 16:05 UTC is 09:05 in US/Pacific (daylight time)
@@ -21,4 +21,9 @@ t.test('one spelling of the zone, the same clock as the spec US/Pacific', async 
     const legacy = new Intl.DateTimeFormat('en-GB', { timeZone: 'US/Pacific', dateStyle: 'short', timeStyle: 'short' }).format(new Date(at));
     t.equal(formatListTimestamp(at), legacy, `same text as US/Pacific at ${at}`);
   }
+});
+
+t.test('a time shown alone says its zone', async (t) => {
+  t.equal(formatTimestampWithZone('2026-07-01T16:05:00Z'), '2026/07/01 09:05 PDT');
+  t.equal(formatTimestampWithZone('2026-01-02T07:30:00Z'), '2026/01/01 23:30 PST');
 });

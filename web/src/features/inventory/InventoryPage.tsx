@@ -6,7 +6,7 @@ import type { PageProps } from '../../app/route-types.ts';
 import { useAppSelector } from '../../app/hooks.ts';
 import { useSelectedCustomer } from '../../app/selection/useCustomerContext.ts';
 import { Page, PageLoading, PageMessage } from '../../common/Page.tsx';
-import { formatTimestamp } from '../../common/dates.ts';
+import { formatTimestampWithZone } from '../../common/dates.ts';
 import { errorDetail } from '../../common/api-error.ts';
 import { useSnackbar } from '../../common/Snackbar.tsx';
 import type { NewTicketPrefill } from '../tickets/prefill.ts';
@@ -55,7 +55,7 @@ export function InventoryPage({ route }: PageProps) {
             <Spinner size="small" srText={null} /> Inventory sync running…
           </span>
         ) : null}
-        {status?.last_success ? <span className={styles.muted}>{`Last synced ${formatTimestamp(status.last_success.finished_at ?? status.last_success.started_at)}`}</span> : null}
+        {status?.last_success ? <span className={styles.muted}>{`Last synced ${formatTimestampWithZone(status.last_success.finished_at ?? status.last_success.started_at)}`}</span> : null}
       </div>
       {error ? <Banner variant="critical" title="The inventory could not be loaded" description={errorDetail(error) ?? 'Please try again.'} /> : null}
       {status?.last_run?.status === 'failed' ? <Banner variant="warning" title="The last inventory sync failed" description={status.last_run.error ?? ''} /> : null}
@@ -63,7 +63,7 @@ export function InventoryPage({ route }: PageProps) {
         <PageLoading label="Loading inventory" />
       ) : status && !status.last_success ? (
         <PageMessage>
-          <span>{running ? 'The first inventory sync is running.' : `No inventory yet. The first sync runs ${formatTimestamp(status.next_run_at)}.`}</span>
+          <span>{running ? 'The first inventory sync is running.' : `No inventory yet. The first sync runs ${formatTimestampWithZone(status.next_run_at)}.`}</span>
           {runButton}
         </PageMessage>
       ) : status ? (

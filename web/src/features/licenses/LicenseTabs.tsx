@@ -3,7 +3,7 @@ import { useLocation } from 'wouter';
 import type { HistoryRecord, License, LicenseOrder } from '@cc/shared/schemas/licenses.ts';
 import { LICENSE_PAGE_SIZES } from '@cc/shared/licenses/rules.ts';
 import { ListTable, type ListColumn } from '../../common/list/ListTable.tsx';
-import { formatListTimestamp } from '../../common/dates.ts';
+import { formatTimestampWithZone } from '../../common/dates.ts';
 import { useGetLicenseHistoryQuery, useGetLicensesQuery, useGetOrdersQuery } from './licensesApi.ts';
 import styles from './Licenses.module.css';
 
@@ -50,7 +50,7 @@ export function OrdersTab({ customerId }: { customerId: string }) {
   const [, navigate] = useLocation();
   const { data = [], isLoading } = useGetOrdersQuery(customerId, { pollingInterval: POLL_MS });
   const columns: ListColumn<LicenseOrder>[] = [
-    { id: 'order_time', header: 'Order Time', text: (o) => formatListTimestamp(o.order_time), sortValue: (o) => o.order_time },
+    { id: 'order_time', header: 'Order Time', text: (o) => formatTimestampWithZone(o.order_time), sortValue: (o) => o.order_time },
     { id: 'sku_name', header: 'SKU Name', text: (o) => o.sku_name },
     { id: 'order_amount', header: 'Amount', text: (o) => String(o.order_amount), sortValue: (o) => o.order_amount, align: 'end' },
     { id: 'order_by', header: 'Order By', text: (o) => o.order_by },
@@ -82,7 +82,7 @@ export function describeUpdate(u: HistoryRecord['updates'][number]): string {
 export function HistoryTab({ domain }: { domain: string }) {
   const { data = [], isLoading } = useGetLicenseHistoryQuery(domain, { pollingInterval: POLL_MS });
   const columns: ListColumn<HistoryRecord>[] = [
-    { id: 'date', header: 'Date', text: (h) => formatListTimestamp(h.date), sortValue: (h) => h.date },
+    { id: 'date', header: 'Date', text: (h) => formatTimestampWithZone(h.date), sortValue: (h) => h.date },
     { id: 'sku_name', header: 'SKU Name', text: (h) => h.sku_name },
     { id: 'changed_by', header: 'By', text: (h) => h.changed_by },
     { id: 'updates', header: 'Updates', text: (h) => h.updates.map(describeUpdate).join('; '), width: 'minmax(16rem, 3fr)' },

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button } from '@primer/react';
+import { Banner, Button } from '@primer/react';
 import { useLocation } from 'wouter';
 import type { LicenseOrder } from '@cc/shared/schemas/licenses.ts';
 import { LICENSE_MESSAGES } from '@cc/shared/licenses/rules.ts';
@@ -7,11 +7,11 @@ import type { PageProps } from '../../app/route-types.ts';
 import { useAppSelector } from '../../app/hooks.ts';
 import { useCurrentCustomer } from '../../app/selection/useCustomerContext.ts';
 import { Page, PageMessage } from '../../common/Page.tsx';
-import { formatTimestamp } from '../../common/dates.ts';
+import { formatTimestampWithZone } from '../../common/dates.ts';
 import { useSnackbar } from '../../common/Snackbar.tsx';
 import { ConfirmDialog } from '../../common/ConfirmDialog.tsx';
 import { RefusalBanner } from '../../common/RefusalBanner.tsx';
-import { useDecideOrderMutation } from './licensesApi.ts';
+import { useDecideOrderMutation, useGetOrdersQuery } from './licensesApi.ts';
 import { SlideCard } from './SlideCard.tsx';
 import styles from './Licenses.module.css';
 
@@ -28,6 +28,7 @@ export function ManageOrderPage({ route }: PageProps) {
   const { show } = useSnackbar();
   const [order, setOrder] = useState(routeOrder);
   const [decide, { isLoading }] = useDecideOrderMutation();
+  const { data: orders = [] } = useGetOrdersQuery(customer?.customer_id ?? '', { skip: !customer });
   const [refusal, setRefusal] = useState<unknown>(null);
   // Reject cannot be undone: asked once more (Approve places the order the customer asked for)
   const [confirmReject, setConfirmReject] = useState<(() => void) | null>(null);
@@ -50,6 +51,9 @@ export function ManageOrderPage({ route }: PageProps) {
     }
   };
   const open = order.status === 'Pending' || order.status === 'Failed';
+  // another order for the same SKU approved since this one was asked for may already cover it (an automatic order
+  // stays pending otherwise, and approving both buys twice)
+  const later = open ? orders.find((o) => o.order_id !== order.order_id && o.sku_id === order.sku_id && (o.decided_at ?? o.order_time) >= order.order_time && ['Approved', 'Fulfilled'].includes(o.status)) : undefined;
 
   return (
     <Page title={route.title}>
@@ -62,7 +66,7 @@ export function ManageOrderPage({ route }: PageProps) {
               <dt>Order By</dt>
               <dd>{order.order_by}</dd>
               <dt>Order Time</dt>
-              <dd>{formatTimestamp(order.order_time)}</dd>
+              <dd>{formatTimestampWithZone(order.order_time)}</dd>
               <dt>Comment</dt>
               <dd>{order.comment || '–'}</dd>
               {order.error ? (
@@ -72,6 +76,13 @@ export function ManageOrderPage({ route }: PageProps) {
                 </>
               ) : null}
             </dl>
+            {later ? (
+              <Banner
+                variant="warning"
+                title="Another order for this SKU was approved"
+                description={`${later.order_by} ordered ${later.order_amount} on ${formatTimestampWithZone(later.order_time)}, now ${later.status}: check this order is still needed before approving it.`}
+              />
+            ) : null}
             {refusal ? <RefusalBanner title={LICENSE_MESSAGES.actionFailed} error={refusal} onDismiss={() => setRefusal(null)} /> : null}
             <div className={styles.buttons}>
               {admin && open ? (

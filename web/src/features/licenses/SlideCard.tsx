@@ -17,7 +17,7 @@ export function SlideCard({ title, children }: { title: string; children: (leave
   };
   return (
     <section className={clsx(styles.card, leaving && styles.leaving)} aria-label={title}>
-      <Heading as="h2" className="f3">
+      <Heading as="h2" className={styles.cardTitle}>
         {title}
       </Heading>
       {children(leave)}

@@ -10,6 +10,9 @@ import { errorDetail, serverDetail } from '../../common/api-error.ts';
 import { ConfirmDialog } from '../../common/ConfirmDialog.tsx';
 import { ListTable, type ListColumn } from '../../common/list/ListTable.tsx';
 import { Page } from '../../common/Page.tsx';
+import { formatTimestampWithZone } from '../../common/dates.ts';
+import { formatMoney } from '../../common/numbers.ts';
+import { useCurrentCustomer } from '../../app/selection/useCustomerContext.ts';
 import { useSnackbar } from '../../common/Snackbar.tsx';
 import { applicable, DECISIONS, decisionMessage, type Decision } from './decisions.ts';
 import { useApproveProjectsMutation, useGetProjectRequestsQuery, useRejectProjectsMutation, useRetryProjectsMutation } from './provisioningApi.ts';
@@ -22,7 +25,8 @@ const POLL_MS = 2000;
 /** State, and the step a Creating row is at or a Failed row stopped at. */
 const stateText = (p: ProjectRecord) => (p.step_label ? `${p.state}: ${p.step_label}` : p.state);
 
-const COLUMNS: readonly ListColumn<ProjectRecord>[] = [
+/** The budget as the form shows it (money in the customer's currency, per month), and who asked when. */
+const columns = (currency: string): readonly ListColumn<ProjectRecord>[] => [
   { id: 'project_name', header: 'Project Name', text: (p) => p.project_name },
   {
     id: 'state',
@@ -34,8 +38,10 @@ const COLUMNS: readonly ListColumn<ProjectRecord>[] = [
   {
     id: 'project_template',
     header: 'Project template',
-    text: (p) => `${p.template_name} (Budget: ${p.project_template.budget}, Default Admin: ${p.project_template.default_admin})`,
+    text: (p) => `${p.template_name} (Budget: ${formatMoney(Number(p.project_template.budget), currency)} per month, Default Admin: ${p.project_template.default_admin})`,
   },
+  { id: 'requester', header: 'Requested by', text: (p) => p.requester },
+  { id: 'created_at', header: 'Requested at', text: (p) => formatTimestampWithZone(p.created_at), sortValue: (p) => p.created_at },
 ];
 
 /**
@@ -49,6 +55,8 @@ export function ProjectListPage({ route }: PageProps) {
   const admin = useAppSelector((s) => s.session.claims?.admin ?? false);
   const { selected: customerRef } = useSelectedCustomer();
   const customer = customerRef?.id ?? '';
+  const { customer: document } = useCurrentCustomer();
+  const currency = document?.billing_currency ?? 'EUR';
   const [polling, setPolling] = useState(false);
   const { currentData, isFetching, error } = useGetProjectRequestsQuery(customer, { skip: !customer, pollingInterval: polling ? POLL_MS : 0 });
   const projects = currentData ?? [];
@@ -92,10 +100,11 @@ export function ProjectListPage({ route }: PageProps) {
           rows={projects}
           rowId={(p) => p.id}
           rowLabel={(p) => p.project_name}
-          columns={COLUMNS}
+          columns={columns(currency)}
           loading={isFetching && !currentData}
           emptyText="No projects yet"
-          selection={{ selected, onChange: setSelected }}
+          // only the provider's admins decide on rows: a customer gets no checkboxes that would do nothing
+          selection={admin ? { selected, onChange: setSelected } : undefined}
           filter="client"
           sortable
           paging="client"

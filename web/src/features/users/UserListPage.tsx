@@ -24,10 +24,15 @@ const COLUMNS: ListColumn<AdminUser>[] = [
     id: 'email',
     header: 'Email',
     text: (u) => u.email,
+    // an invited user has not set a password yet; an unverified one has not opened the activation e-mail
     render: (u) =>
       u.invitation_pending ? (
         <span>
           {u.email} <Label variant="attention">Invited</Label>
+        </span>
+      ) : !u.email_verified ? (
+        <span>
+          {u.email} <Label variant="secondary">Unverified</Label>
         </span>
       ) : (
         u.email
