@@ -5,6 +5,13 @@
  * name-exists). Basic auth only; /api/admin/* and /api/orgs* need a server admin; X-Grafana-Org-Id selects the
  * organisation and must name one the caller belongs to. Requests it does not know are recorded in `unhandled`
  * (tests assert it stays empty) and answered 404.
+ *
+ * Not yet checked against a stored Grafana document (test/fakes/specs/README.md says why). What it takes from
+ * Grafana's HTTP API pages: the paths, bodies and the documented answers (412 for a duplicate user, 409 for a folder
+ * or data source, 412 name-exists / version-mismatch for a dashboard). What it guesses, where the pages are silent:
+ * the 403 and its message for an X-Grafana-Org-Id naming an organisation the caller is not in (the pages say only
+ * that the header selects the organisation), the 400 for a dashboard saved into a folder that does not exist, and
+ * the exact wording of every error message.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
