@@ -1,5 +1,6 @@
 import { loadConfig, ConfigError } from '@cc/shared/config.ts';
 import { buildApp } from './app.ts';
+import { redisOutage } from '@cc/shared/redis.ts';
 import { withGeneratedSecrets } from './secrets.ts';
 
 let config;
@@ -14,6 +15,8 @@ try {
 }
 
 const app = await buildApp(config);
+// A Redis outage is logged once when it starts and once when it ends, with the api's logger.
+redisOutage.useLogger(app.log);
 const close = async (signal: string) => {
   app.log.info({ signal }, 'shutting down');
   await app.close();

@@ -5,6 +5,7 @@ import { parseQueueList } from '@cc/shared/queues.ts';
 import { createProducer } from '@cc/shared/producer.ts';
 import { chartCache } from '@cc/shared/billing/chart-cache.ts';
 import { createLogger } from '@cc/shared/logger.ts';
+import { redisOutage } from '@cc/shared/redis.ts';
 import { buildHandlers } from './handlers.ts';
 import { startWorkers } from './worker-host.ts';
 import { smtpMailer } from './mail/smtp-mailer.ts';
@@ -36,6 +37,8 @@ try {
 }
 
 const log = createLogger(config.LOG_LEVEL, { process: 'worker' });
+// A Redis outage is logged once when it starts and once when it ends, by every connection's shared record.
+redisOutage.useLogger(log);
 const queues = parseQueueList(config.WORKER_QUEUES);
 // No statement_timeout: the rollup rebuild of a large ingest runs for minutes. A dead worker's statements still stop
 // (client_connection_check_interval) and a forgotten transaction ends (idle_in_transaction_session_timeout).

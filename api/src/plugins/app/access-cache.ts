@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import { randomInt } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { watchRedis } from '@cc/shared/redis.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { AccessCheck } from '@cc/shared/access-check.ts';
 import { listenForSignals, readAccessVersion } from '@cc/shared/db/access.ts';
@@ -100,7 +101,8 @@ function accessCache(app: FastifyInstance): { cache: AccessCache; close: () => P
   const epochKey = `${prefix}:access:epoch`;
   const seenKey = `${prefix}:access:published`;
   const hot = new Redis(app.config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false, enableAutoPipelining: true });
-  hot.on('error', (err: unknown) => app.log.warn({ err }, 'hot-path redis connection error'));
+  // Connection failures are logged once per outage (shared/src/redis.ts); other errors here.
+  watchRedis(hot, 'access cache').on('error', (err: unknown) => app.log.warn({ err }, 'hot-path redis error'));
   const redis = () => hot;
   const entries = new Map<string, { epoch: string; value: unknown }>();
   const dataVersions = new Map<string, bigint>();

@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import { EventEmitter } from 'node:events';
 import { Redis } from 'ioredis';
+import { watchRedis } from '@cc/shared/redis.ts';
 import type { UsersChangedEvent } from '@cc/shared/schemas/admin.ts';
 
 /**
@@ -34,7 +35,8 @@ export default fp(
     async function open(): Promise<void> {
       if (subscriber) return;
       subscriber = new Redis(app.config.REDIS_URL, { maxRetriesPerRequest: null });
-      subscriber.on('error', (err) => app.log.warn({ err }, 'users-changed subscriber error'));
+      // Connection failures are logged once per outage (shared/src/redis.ts); other errors here.
+      watchRedis(subscriber, 'users-changed subscriber').on('error', (err) => app.log.warn({ err }, 'users-changed subscriber error'));
       subscriber.on('message', (_channel: string, message: string) => hub.emit('users', message));
       await subscriber.subscribe(channel);
     }
