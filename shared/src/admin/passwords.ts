@@ -17,7 +17,8 @@ let decoyHash: Promise<string> | null = null;
 /**
  * The user whose stored password hash matches, or null: unknown account, no password set, or wrong
  * password alike. Unknown users are verified against a throwaway hash so the answer time does not
- * reveal which e-mails have accounts. Used by /v1/auth/login and the local identity provider.
+ * reveal which e-mails have accounts. Called only through the api's `passwords.authenticate`, which puts every presented
+ * password (sign-in, the local identity provider, the password change) through the sign-in lockout.
  */
 export async function checkPassword(db: Queryable, email: string, password: string): Promise<UserRow | null> {
   decoyHash ??= hashPassword('decoy-password-not-used');
