@@ -74,7 +74,8 @@ export function spendFigure(f: HealthFigures, options: FigureOptions = {}): Figu
       {
         type: 'bar',
         orientation: 'h',
-        name: `Yesterday (${f.yesterday})`,
+        // the panel's heading has the date: a phone's legend stays on one line
+        name: options.narrow ? 'Yesterday' : `Yesterday (${f.yesterday})`,
         y,
         x: rows.map((r) => centsToNumber(r.cents.yesterday_spend)),
         customdata: ids,
