@@ -1,7 +1,7 @@
 /**
  * Azurite (Microsoft's Azure Storage emulator, npm `azurite`), its Blob service started as a child process on a free
- * port with in-memory storage. It checks Shared Key signatures against its well-known development account, so a
- * connection string with a wrong key is refused as Azure refuses it.
+ * port over a temporary folder. It checks Shared Key signatures against its well-known development account, so a
+ * connection string with a wrong key is refused as Azure refuses it. (azurite-preload.cjs: why the preload.)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -9,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { BlobServiceClient, type ContainerClient } from '@azure/storage-blob';
 
 /** Azurite's documented development account and key. */
@@ -35,7 +36,7 @@ export async function startAzurite(): Promise<{
   const main = createRequire(import.meta.url).resolve('azurite/dist/src/blob/main.js');
   const child: ChildProcess = spawn(
     process.execPath,
-    [main, '--blobHost', '127.0.0.1', '--blobPort', String(port), '--location', location, '--inMemoryPersistence', '--skipApiVersionCheck', '--silent', '--disableProductStyleUrl'],
+    ['--require', fileURLToPath(new URL('./azurite-preload.cjs', import.meta.url)), main, '--blobHost', '127.0.0.1', '--blobPort', String(port), '--location', location, '--skipApiVersionCheck', '--silent', '--disableProductStyleUrl'],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const endpoint = `http://127.0.0.1:${port}/${AZURITE_ACCOUNT}`;
