@@ -1,4 +1,4 @@
-import { useId, useRef, useState } from 'react';
+import { lazy, Suspense, useId, useRef, useState } from 'react';
 import { Avatar, Dialog, Select } from '@primer/react';
 import { ThreeBarsIcon, XIcon } from '@primer/octicons-react';
 import { Link, useLocation } from 'wouter';
@@ -8,8 +8,10 @@ import { useAppSelector } from '../hooks.ts';
 import { isManagementPath } from '../routes.ts';
 import { useBillingAccounts, useSelectedCustomer } from '../selection/useCustomerContext.ts';
 import { useSignOut } from '../../features/session/useSignOut.ts';
-import { ChangePasswordDialog } from '../../features/session/ChangePasswordDialog.tsx';
 import styles from './Header.module.css';
+
+// Loaded when opened: its form controls would otherwise ride in the entry chunk every screen downloads.
+const ChangePasswordDialog = lazy(() => import('../../features/session/ChangePasswordDialog.tsx').then((m) => ({ default: m.ChangePasswordDialog })));
 
 /**
  * The header bar (spec 001 §1, §2.2): product name, customer picker, billing account picker and the
@@ -147,7 +149,11 @@ function AccountMenu({ claims }: { claims: Claims }) {
           </div>
         </Dialog>
       ) : null}
-      {changingPassword ? <ChangePasswordDialog onClose={() => setChangingPassword(false)} /> : null}
+      {changingPassword ? (
+        <Suspense fallback={null}>
+          <ChangePasswordDialog onClose={() => setChangingPassword(false)} />
+        </Suspense>
+      ) : null}
     </div>
   );
 }
