@@ -11,7 +11,7 @@ import pg from 'pg';
 import { UnrecoverableError } from 'bullmq';
 import { createProducer } from '@cc/shared/producer.ts';
 import { durableEnqueue } from '@cc/shared/outbox.ts';
-import { markOutboxDone } from '@cc/shared/db/outbox.ts';
+import { markOutboxDone, recordOutbox } from '@cc/shared/db/outbox.ts';
 import type { Handler } from '@cc/shared/queues.ts';
 import { testEnv } from '../helper.ts';
 import { REDIS_URL } from '../db.ts';
@@ -92,4 +92,23 @@ t.test('given up because of an outage: back to pending, queued again by the reco
   });
   t.equal(calls, 2);
   t.same(await row(jobId), { published: true, done: true, last_error: null });
+});
+
+t.test('a job that ends before its publisher committed the published mark still closes its outbox row', async (t) => {
+  const { pool } = await testEnv(t, { seed: false });
+  const id = await recordOutbox(pool, { queue: 'maintenance', job_name: 'maintenance.purge', data: {}, job_id: 'maintenance-race', opts: {} });
+  // The publisher (publishOutboxRows) holds the row, has added the job, and has not committed its mark yet.
+  const publisher = await pool.connect();
+  t.teardown(() => publisher.release());
+  await publisher.query('BEGIN');
+  await publisher.query('SELECT 1 FROM outbox WHERE id = $1 FOR UPDATE', [id]);
+  await publisher.query('UPDATE outbox SET published_at = now(), publish_count = publish_count + 1 WHERE id = $1', [id]);
+  let closed = false;
+  const done = markOutboxDone(pool, 'maintenance', 'maintenance-race').then(() => (closed = true));
+  await new Promise((r) => setTimeout(r, 300));
+  t.notOk(closed, 'the close waits for the publisher');
+  await publisher.query('COMMIT');
+  await done;
+  const { rows } = await pool.query<{ done: boolean }>('SELECT done_at IS NOT NULL AS done FROM outbox WHERE id = $1', [id]);
+  t.same(rows, [{ done: true }], 'closed once the mark is in');
 });

@@ -69,6 +69,10 @@ export async function unfinishedOutbox(db: Queryable, olderThanMs: number, limit
  * and the reconciler queues the job again (the failed job is replaced).
  */
 export async function markOutboxDone(db: Queryable, queue: string, jobId: string, error?: string): Promise<void> {
+  // A quick job can end before the transaction that published it committed its mark (the row still reads pending);
+  // waiting for that transaction's row lock first lets the UPDATE below see the mark, instead of leaving the row open
+  // for the reconciler to take the finished job for a lost one and run it again.
+  await db.query('SELECT 1 FROM outbox WHERE queue = $1 AND job_id = $2 AND done_at IS NULL FOR UPDATE', [queue, jobId]);
   if (isInfrastructureMessage(error)) {
     await db.query(
       `UPDATE outbox SET published_at = NULL, last_error = $3
