@@ -14,6 +14,7 @@ import { attachmentReaderFromConfig, ticketSystemFromConfig } from './adapters/j
 import { workspaceFromConfig } from '@cc/shared/workspace/from-config.ts';
 import { billingSourcesFromConfig } from './billing-ingest/sources/from-config.ts';
 import { secretBoxFromConfig } from '@cc/shared/secrets-key.ts';
+import { exportStoresFromConfig } from '@cc/shared/adapters/billing-exports-from-config.ts';
 import { monitoringServiceFromConfig } from './adapters/monitoring/from-config.ts';
 import { cloudProjectsFromConfig } from './adapters/cloud-projects.ts';
 import { cloudProvisioningFromConfig, provisioningSettingsFromConfig } from './adapters/provisioning/from-config.ts';
@@ -64,7 +65,7 @@ const host = await startWorkers({
     publicUrl: config.PUBLIC_URL,
     enqueue,
     chartCache: chartCache(producer.redis, config.QUEUE_PREFIX, log),
-    billingSources: billingSourcesFromConfig(config),
+    billingSources: { ...billingSourcesFromConfig(config), exportStores: exportStoresFromConfig(secretBoxFromConfig(config)) },
     nightlyIngest: { days: config.NIGHTLY_INGEST_DAYS, closeDay: config.NIGHTLY_INGEST_CLOSE_DAY },
     errorLogRetentionDays: config.ERROR_LOG_RETENTION_DAYS,
     ticketSystem: ticketSystemFromConfig(config, pool),

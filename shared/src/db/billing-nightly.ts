@@ -32,3 +32,14 @@ export async function generatedAccounts(db: Queryable): Promise<(CustomerAccount
   );
   return rows;
 }
+
+/** Accounts with an AWS or Azure export configured (billing_export_source) that their customer still lists. */
+export async function exportAccounts(db: Queryable): Promise<(CustomerAccount & { kind: 'aws-data-exports' | 'azure-cost-exports' })[]> {
+  const { rows } = await db.query<CustomerAccount & { kind: 'aws-data-exports' | 'azure-cost-exports' }>(
+    `SELECT s.customer_id, s.billing_account_id, s.kind
+       FROM billing_export_source s JOIN customer c ON c.customer_id = s.customer_id
+      WHERE s.billing_account_id = ANY (c.billing_account_ids)
+      ORDER BY 1, 2`,
+  );
+  return rows;
+}

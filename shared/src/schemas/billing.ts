@@ -218,7 +218,8 @@ export type ExportAnswer = Static<typeof ExportAnswer>;
 export const IngestRequest = Type.Object({
   customer_id: Type.String({ minLength: 1 }),
   billing_account_id: Type.String({ minLength: 1 }),
-  source: Type.Union([Type.Literal('focus-file'), Type.Literal('gcp-generated'), Type.Literal('bigquery')]),
+  // aws-data-exports / azure-cost-exports: the account's configured provider export (workers/src/billing-exports)
+  source: Type.Union([Type.Literal('focus-file'), Type.Literal('gcp-generated'), Type.Literal('bigquery'), Type.Literal('aws-data-exports'), Type.Literal('azure-cost-exports')]),
   file: Type.Optional(Type.String({ minLength: 1 })),
   from: Type.Optional(Type.String({ pattern: ISO_DATE })),
   to: Type.Optional(Type.String({ pattern: ISO_DATE })),

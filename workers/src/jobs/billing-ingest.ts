@@ -6,6 +6,7 @@ import { ingestCommand } from '../billing-ingest/command.ts';
 import { IngestRejected, type IngestProgress } from '../billing-ingest/ingest.ts';
 import { afterIngest } from '../billing-ingest/after-ingest.ts';
 import { isDataError } from '../billing-ingest/copy-errors.ts';
+import { exportSyncJob, isExportSource } from '../billing-exports/job.ts';
 
 /** Reading is 0–90 % of a job, replacing the slices and rollups the last 10 %. */
 export function progressPercent(p: IngestProgress): number {
@@ -22,6 +23,7 @@ export function progressPercent(p: IngestProgress): number {
 export function billingIngestHandler(deps: DepsOf<'billing-ingest'>) {
   return async (job: JobFor<'billing-ingest'>) => {
     const cmd = job.data;
+    if (isExportSource(cmd.source)) return exportSyncJob(deps, cmd);
     try {
       let last = -1;
       const summary = await ingestCommand(deps.pool, cmd, {

@@ -10,13 +10,19 @@
  *   up to yesterday, as `make start` does; days already there are left alone (the generator would repeat them, and
  *   the demo anomaly placed by make start stays). Other accounts are skipped. (docs/decisions-billing.md)
  *
+ * - AWS and Azure exports configured for an account (admin setting, billing_export_source): one `billing-ingest` of
+ *   source aws-data-exports / azure-cost-exports per account with the same window, whichever of the above applies.
+ *   The job reads the export's deliveries and loads those not loaded yet (workers/src/billing-exports/sync.ts): a
+ *   period already loaded only when it lies in the window, each delivery once (its id is its manifest's and files'
+ *   ETags, recorded with the batch that loaded it).
+ *
  * Job ids are `nightly-<day>-<the ingest's own id>` and completed ones are kept two days, so a rerun the same night
  * (a retry, a restarted worker, the job queued by hand) adds nothing, and an admin's ingest of the same window is
  * still its own job.
  */
 import type { JobFor } from '@cc/shared/queues.ts';
 import type { BillingIngestCommand } from '@cc/shared/commands/billing-ingest.ts';
-import { customerBillingAccounts, generatedAccounts } from '@cc/shared/db/billing-nightly.ts';
+import { customerBillingAccounts, generatedAccounts, exportAccounts } from '@cc/shared/db/billing-nightly.ts';
 import { addDays, addMonths, billingToday } from '@cc/shared/time.ts';
 import type { DepsOf } from '../deps.ts';
 import { exportedBillingAccounts } from '../billing-ingest/sources/bigquery.ts';
@@ -43,6 +49,13 @@ export interface NightlyPlan {
 /** The ingests the night `day` queues (pure reads: the job enqueues them, the tests look at them). */
 export async function planNightlyIngest(deps: DepsOf<'billing-nightly'>, day: string): Promise<NightlyPlan> {
   const plan: NightlyPlan = { day, commands: [], skipped: [] };
+  const viaExport = new Set<string>();
+  for (const a of await exportAccounts(deps.pool)) {
+    viaExport.add(`${a.customer_id}/${a.billing_account_id}`);
+    if (!deps.billingSources.exportStores) plan.skipped.push({ customer_id: a.customer_id, billing_account_id: a.billing_account_id, reason: `${a.kind} is not configured on this worker` });
+    else plan.commands.push({ customer_id: a.customer_id, billing_account_id: a.billing_account_id, source: a.kind, ...nightlyWindow(day, deps.nightlyIngest) });
+  }
+  const hasExport = (a: { customer_id: string; billing_account_id: string }) => viaExport.has(`${a.customer_id}/${a.billing_account_id}`);
   const bigquery = deps.billingSources.bigquery;
   if (bigquery) {
     const accounts = await customerBillingAccounts(deps.pool);
@@ -50,7 +63,7 @@ export async function planNightlyIngest(deps: DepsOf<'billing-nightly'>, day: st
     const window = nightlyWindow(day, deps.nightlyIngest);
     for (const a of accounts) {
       if (exported.has(a.billing_account_id)) plan.commands.push({ ...a, source: 'bigquery', ...window });
-      else plan.skipped.push({ ...a, reason: `no export table in ${bigquery.dataset}` });
+      else if (!hasExport(a)) plan.skipped.push({ ...a, reason: `no export table in ${bigquery.dataset}` });
     }
     return plan;
   }
@@ -65,7 +78,7 @@ export async function planNightlyIngest(deps: DepsOf<'billing-nightly'>, day: st
     }
   }
   for (const a of await customerBillingAccounts(deps.pool)) {
-    if (!isGenerated.has(`${a.customer_id}/${a.billing_account_id}`)) plan.skipped.push({ ...a, reason: 'no configured source (BigQuery is off; not a generated demo account)' });
+    if (!isGenerated.has(`${a.customer_id}/${a.billing_account_id}`) && !hasExport(a)) plan.skipped.push({ ...a, reason: 'no configured source (BigQuery is off; not a generated demo account)' });
   }
   return plan;
 }

@@ -7,6 +7,8 @@ import type { IngestSourceKind } from '@cc/shared/db/billing-ingest/batches.ts';
 import { BadIngestCommand, type CheckedIngest } from '@cc/shared/commands/billing-ingest.ts';
 import { headOf, openIngestFile, SNIFF_BYTES } from '@cc/shared/commands/ingest-file.ts';
 import { sniffText } from '@cc/shared/commands/ingest-text.ts';
+import { fileFormatOf } from '@cc/shared/commands/ingest-format.ts';
+import type { ExportStores } from '@cc/shared/adapters/billing-exports-from-config.ts';
 import { focusCsvSource } from './focus-csv.ts';
 import { gcpGeneratedSource, type ProvisionedProject } from './gcp-generator.ts';
 import { bigQuerySource, type BigQueryBillingConfig } from './bigquery.ts';
@@ -16,6 +18,8 @@ export interface BillingSourceDeps {
   bigquery?: BigQueryBillingConfig;
   /** INGEST_DROP_DIR: files are read only inside it (the worker). Unset: any path (the CLI, run from a shell). */
   dropDir?: string;
+  /** The AWS / Azure export store of a configured account (workers/src/billing-exports); absent: exports are off. */
+  exportStores?: ExportStores;
 }
 
 export interface OpenedSource {
@@ -30,9 +34,10 @@ export async function openBillingSource(checked: CheckedIngest, deps: BillingSou
   const { cmd, file, window } = checked;
   if (file) {
     const opened = await openIngestFile(file, { dropDir: deps.dropDir });
-    return { kind: cmd.source, source: focusCsvSource(opened.path, { dropDir: deps.dropDir }), fileName: basename(file), fileHash: await textFileHash(opened) };
+    return { kind: 'focus-file', source: focusCsvSource(opened.path, { dropDir: deps.dropDir }), fileName: basename(file), fileHash: await textFileHash(opened) };
   }
   if (!window) throw new Error(`a checked ${cmd.source} command has a window`);
+  if (cmd.source === 'aws-data-exports' || cmd.source === 'azure-cost-exports') throw new BadIngestCommand('source', `${cmd.source} is read by the export sync, not as one source`);
   if (cmd.source === 'gcp-generated') {
     return {
       kind: cmd.source,
@@ -50,7 +55,9 @@ export async function openBillingSource(checked: CheckedIngest, deps: BillingSou
  */
 async function textFileHash(file: Awaited<ReturnType<typeof openIngestFile>>): Promise<string | undefined> {
   try {
-    if (sniffText(await headOf(file), file.size <= SNIFF_BYTES)) return undefined;
+    const head = await headOf(file);
+    // gzip and Parquet are binary by design; their content is checked as it is read
+    if (fileFormatOf(head) === 'csv' && sniffText(head, file.size <= SNIFF_BYTES)) return undefined;
     const hash = createHash('sha256');
     await pipeline(file.handle.createReadStream({ start: 0, autoClose: false }), hash);
     return hash.digest('hex');
