@@ -88,4 +88,15 @@ t.test('smaller screen fixes', async (t) => {
     await admin.getByRole('checkbox', { name: 'Select all rows on this page' }).waitFor();
     t.pass('the admin selects rows to decide on');
   });
+
+  await t.test('a customer without templates is told why there is no form', async (t) => {
+    const bob = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+    t.teardown(() => bob.context().close());
+    await signIn(bob, base, 'bob@initech.example');
+    await bob.getByRole('navigation', { name: 'Side menu' }).waitFor();
+    await bob.goto(`${base}/projectprovisioning/new`);
+    await bob.getByText('Initech has no project templates yet').waitFor();
+    t.equal(await bob.getByRole('main').getByRole('combobox').count(), 0, 'no empty required selects');
+    await bob.screenshot({ path: `${SCREENSHOT_DIR}/minor-no-templates.png`, fullPage: true });
+  });
 });

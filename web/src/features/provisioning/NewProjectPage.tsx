@@ -38,6 +38,18 @@ export function NewProjectPage({ route }: PageProps) {
     );
   }
   if (!choices) return <PageLoading />;
+  if (choices.project_provisioning.length === 0) {
+    // five required choices with nothing to choose from would look broken: say why, and who can change it
+    return (
+      <Page title={route.title}>
+        <Banner
+          variant="info"
+          title={`${selected?.name ?? 'This customer'} has no project templates yet`}
+          description="A project is created from one of the customer's templates. Your provider's administrator adds them in Customer Management."
+        />
+      </Page>
+    );
+  }
   return (
     <Page title={route.title}>
       <NewProjectForm customer={customer} choices={choices} />
