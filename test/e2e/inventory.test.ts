@@ -121,6 +121,14 @@ t.test('inventory: empty state, tickets from a selection, the graph in 2D and 3D
     t.match(await details.textContent(), `Name${org.asset_name}Typecloudresourcemanager.googleapis.com/Organization`, 'the searched node, found and clicked');
     t.ok(JSON.parse((await alice.getByLabel('Asset data').textContent())!), 'its data as JSON');
     await shot(alice, 'graph-2d-details');
+
+    // the node leads to a ticket about it
+    await details.getByRole('button', { name: 'Raise Ticket' }).click();
+    await alice.waitForURL(`${base}/supportrequest/new`);
+    t.equal(await alice.getByRole('textbox', { name: 'Summary' }).inputValue(), 'Inventory investigation');
+    t.match(await alice.getByRole('textbox', { name: 'Description' }).inputValue(), org.asset_name, 'prefilled with the node');
+    await alice.goBack();
+    await alice.getByRole('img', { name: /^Inventory graph \(2D\)/ }).and(alice.locator('[data-ready="true"]')).waitFor();
   });
 
   await t.test('3D renders, and its renderer is released on leaving', async (t) => {

@@ -9,9 +9,11 @@ import { useSelectedCustomer } from '../../app/selection/useCustomerContext.ts';
 import { Page, PageLoading, PageMessage } from '../../common/Page.tsx';
 import { errorDetail } from '../../common/api-error.ts';
 import { useSnackbar } from '../../common/Snackbar.tsx';
+import { useCanChange } from '../../common/permissions.ts';
+import { inventoryTicket } from './inventory-ticket.ts';
 import { useInventoryGraphQuery, useLazyInventoryNodeQuery } from './inventoryApi.ts';
 import { GraphCanvas } from './GraphCanvas.tsx';
-import { DAG_MODES, findNode, type DagMode, type GraphDimension } from './graph-view.ts';
+import { DAG_MODES, findNode, nodeColor, type DagMode, type GraphDimension } from './graph-view.ts';
 import styles from './inventory.module.css';
 
 const TABS: readonly GraphDimension[] = ['2d', '3d'];
@@ -30,6 +32,7 @@ export function InventoryViewPage({ route }: PageProps) {
   const [focusId, setFocusId] = useState<string | null>(null);
   const [notFound, setNotFound] = useState(false);
   const [detail, setDetail] = useState<InventoryNode | null>(null);
+  const canTicket = useCanChange('supportrequest_create');
 
   async function openNode(node: GraphNode) {
     const result = await fetchNode({ customer, nodeId: encodeNodeId(node.id) });
@@ -97,6 +100,7 @@ export function InventoryViewPage({ route }: PageProps) {
                 onError={(message) => show({ message, variant: 'error' })}
               />
             </div>
+            <GraphLegend modules={[...new Set(graph.nodes.map((n) => n.module))].sort()} />
           </div>
           {detail ? (
             <section className={styles.details} aria-label="Asset Details">
@@ -111,6 +115,18 @@ export function InventoryViewPage({ route }: PageProps) {
                 <dt>Location</dt>
                 <dd>{detail.location ?? '-'}</dd>
               </dl>
+              {canTicket ? (
+                // a node found in the graph leads to a ticket about it, as a selected row of /inventory does
+                <Button
+                  onClick={() =>
+                    navigate('/supportrequest/new', {
+                      state: inventoryTicket([{ asset_name: detail.name, asset_type: detail.asset_type, project_id: '', location: detail.location, region: detail.location, violation_rule: null, display_name: detail.name, update_time: null }]),
+                    })
+                  }
+                >
+                  Raise Ticket
+                </Button>
+              ) : null}
               <pre className={styles.json} aria-label="Asset data">
                 {detail.data}
               </pre>
@@ -119,5 +135,19 @@ export function InventoryViewPage({ route }: PageProps) {
         </div>
       ) : null}
     </Page>
+  );
+}
+
+/** What the node colours mean: one swatch per API module present in the graph. */
+function GraphLegend({ modules }: { modules: string[] }) {
+  return (
+    <ul className={styles.legend} aria-label="Node colours">
+      {modules.map((m) => (
+        <li key={m}>
+          <span className={styles.swatch} style={{ background: nodeColor(m) }} aria-hidden="true" />
+          {m}
+        </li>
+      ))}
+    </ul>
   );
 }
