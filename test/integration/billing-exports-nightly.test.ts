@@ -14,6 +14,7 @@ import { saveExportSource, findExportSource } from '@cc/shared/db/billing-export
 import { exportStoresFromConfig } from '@cc/shared/adapters/billing-exports-from-config.ts';
 import { planNightlyIngest } from '../../workers/src/jobs/billing-nightly.ts';
 import { billingIngestHandler } from '../../workers/src/jobs/billing-ingest.ts';
+import { healthFigures } from '@cc/shared/db/health-figures.ts';
 import { testEnv } from '../helper.ts';
 import { startS3 } from '../emulators/s3.ts';
 import { focusCsv, spendOf } from './billing-exports-helpers.ts';
@@ -57,6 +58,17 @@ t.test('nightly: one job per configured export account; wrong credentials fail c
   t.same(await spendOf(pool, ACME.billing_account_id, 'aws', '2026-11'), { lines: '9.500000000000', daily: '9.500000000000' });
   t.match(await findExportSource(pool, ACME.billing_account_id), { last_error: null, last_delivery: `2026-11 (cur/${EXPORT}/metadata/BILLING_PERIOD=2026-11/${EXPORT}-Manifest.json)` });
   t.match(await findExportSource(pool, GLOBEX.billing_account_id), { last_error: /InvalidAccessKeyId/ });
+
+  // the data freshness line says where the spend comes from, the delivery loaded, and the error
+  const globex = await healthFigures(pool, GLOBEX.customer_id, '2026-11-27');
+  t.match(globex.freshness, [{ billing_account_id: GLOBEX.billing_account_id, source: 'aws-data-exports', source_error: /^aws-data-exports: S3 refused access .*InvalidAccessKeyId/ }]);
+  t.ok(globex.jobs.failing_ingest_accounts.includes(GLOBEX.billing_account_id), 'counted among failing ingests');
+  const acme = await healthFigures(pool, ACME.customer_id, '2026-11-27');
+  t.match(
+    acme.freshness.find((f) => f.billing_account_id === ACME.billing_account_id),
+    { source: 'aws-data-exports', source_error: null, last_delivery: /^2026-11 / },
+  );
+  t.notOk(acme.jobs.failing_ingest_accounts.includes(ACME.billing_account_id));
 });
 
 function ids(a: { customer_id: string; billing_account_id: string }) {

@@ -137,8 +137,8 @@ t.test('health figures agree with independent SQL and hand-counted rows', async 
   ]);
 
   t.same(f.freshness, [
-    { billing_account_id: 'ACC-A', last_usage_date: TODAY, last_ingest_at: new Date(NOW.getTime() - 595 * 60_000).toISOString().replace('.000Z', '+00:00'), last_batch_status: 'failed' },
-    { billing_account_id: 'ACC-B', last_usage_date: TODAY, last_ingest_at: new Date(NOW.getTime() - 115 * 60_000).toISOString().replace('.000Z', '+00:00'), last_batch_status: 'succeeded' },
+    { billing_account_id: 'ACC-A', last_usage_date: TODAY, last_ingest_at: new Date(NOW.getTime() - 595 * 60_000).toISOString().replace('.000Z', '+00:00'), last_batch_status: 'failed', source: null, last_delivery: null, source_error: null },
+    { billing_account_id: 'ACC-B', last_usage_date: TODAY, last_ingest_at: new Date(NOW.getTime() - 115 * 60_000).toISOString().replace('.000Z', '+00:00'), last_batch_status: 'succeeded', source: null, last_delivery: null, source_error: null },
   ]);
   t.same(f.jobs, { failing_ingest_accounts: ['ACC-A'], ticket_sync_failures: 1, anomaly_run_missing: true, monitoring_failed: false, failing: true }, 'ACC-B has no anomaly run');
 

@@ -59,6 +59,12 @@ export interface BillingFreshness {
   last_ingest_at: string | null;
   /** Status of the latest ingest batch (running, succeeded, rejected, failed). */
   last_batch_status: string | null;
+  /** Where the account's spend is read from when an export is configured (aws-data-exports, azure-cost-exports). */
+  source: string | null;
+  /** The export delivery loaded last: its billing period and manifest. */
+  last_delivery: string | null;
+  /** Why the export could not be read at its last attempt (credentials, a rejected file); null when it was. */
+  source_error: string | null;
 }
 
 export interface JobHealth {
@@ -153,8 +159,10 @@ export async function healthFigures(db: Queryable, customerId: string, today: st
             (SELECT to_json(max(b.finished_at))#>>'{}' FROM ingest_batch b
               WHERE b.customer_id = $1 AND b.billing_account_id = a.billing_account_id AND b.status = 'succeeded') AS last_ingest_at,
             (SELECT b.status FROM ingest_batch b WHERE b.customer_id = $1 AND b.billing_account_id = a.billing_account_id
-              ORDER BY b.started_at DESC, b.id DESC LIMIT 1) AS last_batch_status
+              ORDER BY b.started_at DESC, b.id DESC LIMIT 1) AS last_batch_status,
+            s.kind AS source, s.last_delivery, s.last_error AS source_error
        FROM customer c CROSS JOIN LATERAL unnest(c.billing_account_ids) WITH ORDINALITY AS a(billing_account_id, n)
+       LEFT JOIN billing_export_source s ON s.billing_account_id = a.billing_account_id AND s.customer_id = c.customer_id
       WHERE c.customer_id = $1
       ORDER BY a.n`,
     [customerId],
@@ -173,7 +181,9 @@ export async function healthFigures(db: Queryable, customerId: string, today: st
             EXISTS (SELECT 1 FROM monitoring_account m WHERE m.customer_id = $1 AND m.status = 'failed') AS monitoring_failed`,
     [customerId, anomalyDate],
   );
-  const failingIngest = freshness.rows.filter((f) => f.last_batch_status === 'failed' || f.last_batch_status === 'rejected').map((f) => f.billing_account_id);
+  const failingIngest = freshness.rows
+    .filter((f) => f.last_batch_status === 'failed' || f.last_batch_status === 'rejected' || f.source_error !== null)
+    .map((f) => f.billing_account_id);
   const j = jobs.rows[0];
 
   return {

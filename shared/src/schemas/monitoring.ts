@@ -97,6 +97,9 @@ export const HealthFigures = Type.Object({
       last_usage_date: Nullable(Type.String()),
       last_ingest_at: Nullable(Type.String()),
       last_batch_status: Nullable(Type.String()),
+      source: Nullable(Type.String()),
+      last_delivery: Nullable(Type.String()),
+      source_error: Nullable(Type.String()),
     }),
   ),
   jobs: Type.Object({

@@ -30,6 +30,7 @@ const FRESHNESS_COLUMNS: readonly ListColumn<Freshness>[] = [
   { id: 'usage', header: 'Latest usage day', text: (r) => r.last_usage_date ?? '–' },
   { id: 'ingest', header: 'Last ingest', text: (r) => (r.last_ingest_at ? formatTimestampWithZone(r.last_ingest_at) : '–') },
   { id: 'status', header: 'Latest batch', text: (r) => r.last_batch_status ?? '–' },
+  { id: 'source', header: 'Source', text: (r) => (r.source ? `${r.source}${r.source_error ? `: ${r.source_error}` : r.last_delivery ? `, delivery ${r.last_delivery}` : ''}` : '–') },
 ];
 
 /**
