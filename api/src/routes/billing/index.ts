@@ -5,6 +5,7 @@ import exportsRoutes from './exports.ts';
 import ingest from './ingest.ts';
 import fxRates from './fx-rates.ts';
 import reconcile from './reconcile.ts';
+import exportSources from './export-sources.ts';
 
 /** Billing settings, charts and exports (spec 000 §7 Billing); admin ingest enqueue and rates upload. Shapes: shared/src/schemas/billing.ts. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
@@ -14,5 +15,6 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(ingest);
   await app.register(fxRates);
   await app.register(reconcile);
+  await app.register(exportSources);
 };
 export default routes;
