@@ -53,13 +53,15 @@ t.test('phones', async (t) => {
     t.teardown(() => context.close());
     const page = await context.newPage();
     await signIn(page, base, 'alice@acme.example');
-    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    // signed in: the menu button (or, on a screen without it, the side menu) is there
+    await page.getByRole('button', { name: 'Menu' }).or(page.getByRole('navigation', { name: 'Side menu' })).first().waitFor();
     await page.goto(`${base}/inventory/view`);
     const graph = page.getByRole('img', { name: /^Inventory graph \(2D\)/ });
     await graph.locator('canvas').waitFor();
     const box = (await graph.boundingBox())!;
     t.ok(box.width >= 300 && box.x + box.width <= PHONE.width, `the graph is ${Math.round(box.width)} px wide, inside the screen`);
     t.equal(Math.round(box.height), Math.round(box.width), 'square');
+    t.ok((await page.getByRole('list', { name: 'Node colours' }).getByRole('listitem').count()) >= 2, 'a colour legend under the graph');
     await page.waitForTimeout(3500);
     await page.screenshot({ path: `${SCREENSHOT_DIR}/phone-graph.png`, fullPage: true });
   });
@@ -70,7 +72,8 @@ t.test('phones', async (t) => {
       t.teardown(() => context.close());
       const page = await context.newPage();
       await signIn(page, base, email);
-      await page.getByRole('heading', { level: 1 }).first().waitFor();
+      // signed in: the menu button (or, on a screen without it, the side menu) is there
+      await page.getByRole('button', { name: 'Menu' }).or(page.getByRole('navigation', { name: 'Side menu' })).first().waitFor();
       const user = email.split('@')[0];
       // every width for the admin (who reaches every route); the others on a phone
       const widths = user === 'admin' ? [390, 768, 1440] : [390];
