@@ -12,6 +12,7 @@ import { CustomerInfoForm } from './form/CustomerInfoForm.tsx';
 import { CustomerMemberTab, MEMBER_TABS } from './CustomerMemberTab.tsx';
 import { formFromCustomer } from './form/customer-convert.ts';
 import { useUpdateCustomerMutation } from './customersApi.ts';
+import { BillingExportSources } from './BillingExportSources.tsx';
 
 const asList = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
 
@@ -62,6 +63,7 @@ export function UpdateCustomerPage({ route, params }: PageProps) {
               show({ message: `${input.customer_name} successfully updated`, variant: 'success' });
             }}
           />
+          <BillingExportSources customerId={customer.customer_id} accounts={customer.billing_account_id.split(',').filter(Boolean)} />
         </UnderlinePanels.Panel>
         {MEMBER_TABS.map((t) => (
           <UnderlinePanels.Panel key={t.list}>
