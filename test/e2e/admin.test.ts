@@ -6,8 +6,8 @@
  */
 import t from 'tap';
 import type { Page } from 'playwright-core';
-import { startLocalSmtpServer } from '../../workers/src/mail/local-smtp-server.ts';
-import { smtpMailer } from '../../workers/src/mail/smtp-mailer.ts';
+import { startLocalSmtpServer } from '@cc/shared/adapters/mail/local-smtp-server.ts';
+import { smtpMailer } from '@cc/shared/adapters/mail/smtp-mailer.ts';
 import { buildHandlers } from '../../workers/src/handlers.ts';
 import { startWorkers } from '../../workers/src/worker-host.ts';
 import { REDIS_URL } from '../db.ts';

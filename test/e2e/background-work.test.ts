@@ -9,7 +9,7 @@ import { secretBoxFromConfig } from '@cc/shared/secrets-key.ts';
 import { buildHandlers } from '../../workers/src/handlers.ts';
 import { startWorkers } from '../../workers/src/worker-host.ts';
 import { localInventorySource } from '../../workers/src/adapters/inventory/local.ts';
-import { localMonitoringService } from '../../workers/src/adapters/monitoring/local.ts';
+import { localMonitoringService } from '@cc/shared/adapters/monitoring/local.ts';
 import { cloudProjectsFromConfig } from '../../workers/src/adapters/cloud-projects.ts';
 import { billProjects } from '../inventory-fixtures.ts';
 import { REDIS_URL } from '../db.ts';

@@ -12,7 +12,7 @@ import { parseRatesCsv } from '@cc/shared/billing/fx-csv.ts';
 import { saveRates } from '@cc/shared/db/fx-rates.ts';
 import type { CostRow } from '@cc/shared/ports/billing-source.ts';
 import { runIngest } from '../../workers/src/billing-ingest/ingest.ts';
-import { DEMO_RATES_FILE } from '../../workers/src/adapters/fx/local.ts';
+import { DEMO_RATES_FILE } from '@cc/shared/adapters/fx-rates/local.ts';
 import { startProduct, signIn, spendSumShowing, SCREENSHOT_DIR } from './harness.ts';
 
 Decimal.set({ precision: 60, rounding: Decimal.ROUND_HALF_UP });

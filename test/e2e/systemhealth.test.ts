@@ -13,7 +13,7 @@ import { gcpGeneratedSource } from '../../workers/src/billing-ingest/sources/gcp
 import { runIngest } from '../../workers/src/billing-ingest/ingest.ts';
 import { buildHandlers } from '../../workers/src/handlers.ts';
 import { startWorkers } from '../../workers/src/worker-host.ts';
-import { localMonitoringService } from '../../workers/src/adapters/monitoring/local.ts';
+import { localMonitoringService } from '@cc/shared/adapters/monitoring/local.ts';
 import { cloudProjectsFromConfig } from '../../workers/src/adapters/cloud-projects.ts';
 import { REDIS_URL } from '../db.ts';
 import { SCREENSHOT_DIR, signIn, startProduct } from './harness.ts';

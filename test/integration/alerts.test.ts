@@ -10,8 +10,8 @@ import { addDays } from '@cc/shared/time.ts';
 import { alertEvaluateHandler } from '../../workers/src/jobs/alert-evaluate.ts';
 import { buildHandlers } from '../../workers/src/handlers.ts';
 import { startWorkers } from '../../workers/src/worker-host.ts';
-import { startLocalSmtpServer } from '../../workers/src/mail/local-smtp-server.ts';
-import { smtpMailer } from '../../workers/src/mail/smtp-mailer.ts';
+import { startLocalSmtpServer } from '@cc/shared/adapters/mail/local-smtp-server.ts';
+import { smtpMailer } from '@cc/shared/adapters/mail/smtp-mailer.ts';
 import { build, login, bearer } from '../helper.ts';
 import { REDIS_URL } from '../db.ts';
 

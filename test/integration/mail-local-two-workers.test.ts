@@ -10,7 +10,7 @@ import { createProducer } from '@cc/shared/producer.ts';
 import { durableEnqueue } from '@cc/shared/outbox.ts';
 import { testEnv } from '../helper.ts';
 import { freePort, privateRedis, sleep, startWorkerProcess, waitFor } from '../faults.ts';
-import { isLocalSmtp } from '../../workers/src/mail/local-smtp.ts';
+import { isLocalSmtp } from '@cc/shared/adapters/mail/local-smtp.ts';
 
 t.test('two workers with MAIL=local on one machine: both run, mail is stored once each', async (t) => {
   const { config, pool } = await testEnv(t);

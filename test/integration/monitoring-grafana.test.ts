@@ -3,10 +3,10 @@ import { startFakeGrafana, type FakeGrafana, type FakeOrg } from '../fakes/grafa
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DATASOURCE_NAME, DATASOURCE_UID, FOLDER_UID, GrafanaError, grafanaMonitoringService, serviceAccountKeyFromDir } from '../../workers/src/adapters/monitoring/grafana.ts';
-import { monitoringServiceFromConfig } from '../../workers/src/adapters/monitoring/from-config.ts';
-import { loadDashboardTemplates } from '../../workers/src/adapters/monitoring/dashboard-templates.ts';
-import { localMonitoringService } from '../../workers/src/adapters/monitoring/local.ts';
+import { DATASOURCE_NAME, DATASOURCE_UID, FOLDER_UID, GrafanaError, grafanaMonitoringService, serviceAccountKeyFromDir } from '@cc/shared/adapters/monitoring/real.ts';
+import { monitoringServiceFromConfig } from '@cc/shared/adapters/monitoring/from-config.ts';
+import { loadDashboardTemplates } from '@cc/shared/adapters/monitoring/dashboard-templates.ts';
+import { localMonitoringService } from '@cc/shared/adapters/monitoring/local.ts';
 import type { MonitoringCustomer } from '@cc/shared/ports/monitoring.ts';
 
 const ADMIN = { adminUser: 'admin', adminPassword: 'admin-secret' };

@@ -4,8 +4,8 @@ import { startFakeGrafana } from '../fakes/grafana-server.ts';
 import { createSecretBox } from '@cc/shared/secret-box.ts';
 import { findMonitoringAccount, findMonitoringPassword } from '@cc/shared/db/monitoring.ts';
 import type { CloudProjects } from '@cc/shared/ports/cloud-projects.ts';
-import { localMonitoringService } from '../../workers/src/adapters/monitoring/local.ts';
-import { grafanaMonitoringService } from '../../workers/src/adapters/monitoring/grafana.ts';
+import { localMonitoringService } from '@cc/shared/adapters/monitoring/local.ts';
+import { grafanaMonitoringService } from '@cc/shared/adapters/monitoring/real.ts';
 import { provisionMonitoring } from '../../workers/src/monitoring/provision.ts';
 
 const KEY = 'test-only-monitoring-key-0123456789abcdef';

@@ -8,21 +8,19 @@ import { createLogger } from '@cc/shared/logger.ts';
 import { redisOutage } from '@cc/shared/redis.ts';
 import { buildHandlers } from './handlers.ts';
 import { startWorkers } from './worker-host.ts';
-import { smtpMailer } from './mail/smtp-mailer.ts';
-import { localSmtp as localSmtpServer } from './mail/local-smtp.ts';
+import { mailerFromConfig } from '@cc/shared/adapters/mail/from-config.ts';
 import { attachmentReaderFromConfig, ticketSystemFromConfig } from './adapters/jira/from-config.ts';
 import { workspaceFromConfig } from '@cc/shared/workspace/from-config.ts';
 import { billingSourcesFromConfig } from './billing-ingest/sources/from-config.ts';
 import { secretBoxFromConfig } from '@cc/shared/secrets-key.ts';
 import { exportStoresFromConfig } from '@cc/shared/adapters/billing-exports-from-config.ts';
-import { monitoringServiceFromConfig } from './adapters/monitoring/from-config.ts';
+import { monitoringServiceFromConfig } from '@cc/shared/adapters/monitoring/from-config.ts';
 import { cloudProjectsFromConfig } from './adapters/cloud-projects.ts';
 import { cloudProvisioningFromConfig, provisioningSettingsFromConfig } from './adapters/provisioning/from-config.ts';
 import { inventorySourceFromConfig } from './adapters/inventory/from-config.ts';
-import { fxRatesFromConfig } from './adapters/fx/from-config.ts';
+import { fxRatesFromConfig } from '@cc/shared/adapters/fx-rates/from-config.ts';
 import { requeueStalledProvisioning } from '@cc/shared/provisioning/requeue.ts';
 import { durableEnqueue } from '@cc/shared/outbox.ts';
-import { localMailHas } from '@cc/shared/db/mail.ts';
 import { markOutboxDone } from '@cc/shared/db/outbox.ts';
 import { startReconciler } from './reliability/reconciler.ts';
 
@@ -44,12 +42,10 @@ const queues = parseQueueList(config.WORKER_QUEUES);
 // No statement_timeout: the rollup rebuild of a large ingest runs for minutes. A dead worker's statements still stop
 // (client_connection_check_interval) and a forgotten transaction ends (idle_in_transaction_session_timeout).
 const pool = createPool(config.DATABASE_URL, 10, { idleInTransactionMs: config.DB_IDLE_IN_TRANSACTION_MS, connectionCheckMs: config.DB_CONNECTION_CHECK_MS });
-// Served once per machine: a second worker sends to the first one's (or `make start`'s mail process) server.
-const localSmtp = config.MAIL === 'local' && queues.includes('notify') ? await localSmtpServer(pool, config.LOCAL_SMTP_PORT) : null;
-const smtpUrl = localSmtp ? `smtp://127.0.0.1:${localSmtp.port}` : config.SMTP_URL;
-const relay = smtpMailer(smtpUrl, config.MAIL_FROM);
-// The local server keeps what it received in PostgreSQL, so an attempt cut short by a crash can be checked there.
-const mailer = localSmtp ? { ...relay, wasDelivered: (messageId: string) => localMailHas(pool, messageId) } : { ...relay, resendUncertain: config.MAIL_RESEND_UNCERTAIN === 'true' };
+// MAIL=local: the local mail server is served once per machine; a second worker sends to the first one's (or `make
+// start`'s mail process) server.
+const mail = await mailerFromConfig(config, pool, queues.includes('notify'));
+const mailer = mail.mailer;
 const producer = createProducer(config.REDIS_URL, config.QUEUE_PREFIX, (err) => log.warn({ err }, 'redis connection error (producer)'));
 // Follow-ups (e-mails, detections) are recorded in the outbox before BullMQ sees them: a Redis outage loses none.
 const enqueue = durableEnqueue(pool, producer, { onPublishError: (err, row) => log.warn({ err, ...row }, 'enqueue deferred to the reconciler') });
@@ -123,8 +119,7 @@ const shutdown = async (signal: string) => {
   await host.close();
   await producer.close();
   metricsServer.close();
-  await mailer.close();
-  await localSmtp?.close();
+  await mail.close();
   await pool.end();
   process.exit(0);
 };

@@ -1,7 +1,7 @@
 /**
  * Port of the per-customer monitoring dashboard (spec 000 §2 System Health; §7 POST /v1/monitoring/{id}/ and
- * /rebuild): Grafana (workers/src/adapters/monitoring/grafana.ts) or the built-in dashboard CommandCenter serves
- * itself (workers/src/adapters/monitoring/local.ts). Only the `monitoring` queue calls it; the api reads what it
+ * /rebuild): Grafana (shared/src/adapters/monitoring/real.ts) or the built-in dashboard CommandCenter serves
+ * itself (shared/src/adapters/monitoring/local.ts). Only the `monitoring` queue calls it; the api reads what it
  * recorded (shared/src/db/monitoring.ts).
  *
  * Both operations are safe to repeat: a run that died half-way is completed by the next one, and nothing is created

@@ -17,7 +17,7 @@ import { chartCache } from '@cc/shared/billing/chart-cache.ts';
 import { parseRatesCsv } from '@cc/shared/billing/fx-csv.ts';
 import { saveRates } from '@cc/shared/db/fx-rates.ts';
 import type { JobFor } from '@cc/shared/queues.ts';
-import { fxRatesFromConfig } from '../adapters/fx/from-config.ts';
+import { fxRatesFromConfig } from '@cc/shared/adapters/fx-rates/from-config.ts';
 import { fxRatesHandler } from '../jobs/fx-rates.ts';
 
 const USAGE = 'usage: fx-rates --file PATH [--demo] | fx-rates --source';

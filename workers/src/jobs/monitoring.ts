@@ -2,7 +2,7 @@ import { UnrecoverableError } from 'bullmq';
 import type { JobFor } from '@cc/shared/queues.ts';
 import type { DepsOf } from '../deps.ts';
 import { provisionMonitoring } from '../monitoring/provision.ts';
-import { GrafanaError } from '../adapters/monitoring/grafana.ts';
+import { GrafanaError } from '@cc/shared/adapters/monitoring/from-config.ts';
 
 /** Grafana answers a retry cannot change: a refusal (4xx) stays a refusal; timeouts and throttling may pass. */
 const RETRYABLE_4XX = new Set([408, 425, 429]);

@@ -5,7 +5,7 @@
 import { loadConfig, ConfigError, type Config } from '@cc/shared/config.ts';
 import { createPool } from '@cc/shared/db/pool.ts';
 import { createLogger } from '@cc/shared/logger.ts';
-import { localSmtp } from './local-smtp.ts';
+import { localSmtp } from '@cc/shared/adapters/mail/from-config.ts';
 
 let config: Config;
 try {
