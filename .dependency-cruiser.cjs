@@ -65,6 +65,28 @@ module.exports = {
       to: { path: '^shared/src/billing/' },
     },
     {
+      name: 'route-imports-no-route',
+      comment:
+        'A route file registers routes and calls logic; what two routes share lives in api/src/<area>/, never in another route file. Only an area\'s index.ts composes the route files of its own folder.',
+      severity: 'error',
+      from: { path: '^api/src/routes/', pathNot: '^api/src/routes/[^/]+/index[.]ts$' },
+      to: { path: '^api/src/routes/' },
+    },
+    {
+      name: 'route-index-composes-own-area',
+      comment: 'An area\'s index.ts registers the route files of its own folder; another area\'s are registered by app.ts.',
+      severity: 'error',
+      from: { path: '^api/src/routes/([^/]+)/index[.]ts$' },
+      to: { path: '^api/src/routes/', pathNot: '^api/src/routes/$1/' },
+    },
+    {
+      name: 'routes-loaded-only-by-app',
+      comment: 'Nothing outside api/src/routes uses a route file except app.ts, which registers them: logic a route calls lives in api/src/<area>/.',
+      severity: 'error',
+      from: { path: '^(api|workers|shared|web|infra)/', pathNot: '^(api/src/routes/|api/src/app[.]ts$)' },
+      to: { path: '^api/src/routes/' },
+    },
+    {
       name: 'infra-uses-public-entry-points',
       comment: `infra/ may use an app only through its public entry points: ${PUBLIC_ENTRY_POINTS.join(' ')}`,
       severity: 'error',

@@ -1,8 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import type { Permission } from '@cc/shared/permissions.ts';
+import type { TenantCustomer } from '@cc/shared/db/customers.ts';
+import { SYSTEM_HEALTH_DISABLED } from '@cc/shared/schemas/monitoring.ts';
 
 /**
- * What a route must declare in its `config` (checked at registration, see plugins/app/route-registry.ts; enforced by permission-guard.ts and tenant-guard.ts).
+ * What a route must declare in its `config` (checked at registration, see plugins/app/route-registry.ts; enforced by
+ * permission-guard.ts, tenant-guard.ts and feature-guard.ts).
  * - permission: an `area_action` string, or 'public' (no sign-in), 'authenticated' (any signed-in user),
  *   'admin' (role admin: operator tools).
  * - tenant: where the route names a customer, or 'none' when it names none. The customer it names is admitted
@@ -27,7 +30,38 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     permission?: RoutePermission;
     tenant?: TenantRule;
+    /**
+     * The customer's feature flag the route needs (FEATURE_GATES), or 'none' for a route of a gated area that
+     * answers with the flag off. Required on every route under a gated area's paths that names a customer.
+     */
+    feature?: FeatureFlag | 'none';
   }
+}
+
+/** Per-customer flags that switch a whole area of the product on or off (spec 000 §6, 001 §2.1). */
+export type FeatureFlag = 'billing_viewer' | 'system_health_dashboard' | 'workspace_license' | 'inventory' | 'documentation' | 'support_request';
+
+export interface FeatureGate {
+  /** Path prefixes of the area's route patterns: a route under them that names a customer must declare `feature`. */
+  paths: string[];
+  /** The 403 detail when the flag is off (the texts each area has always answered). */
+  refusal: (customer: TenantCustomer) => string;
+  /** Spec 000 §6 lets admins act for any customer on Support only ("… support_request flag, or admin"). */
+  adminsExempt?: boolean;
+}
+
+export const FEATURE_GATES: Record<FeatureFlag, FeatureGate> = {
+  billing_viewer: { paths: ['/v1/viewers/'], refusal: () => 'Billing Viewer is disabled for this customer' },
+  system_health_dashboard: { paths: ['/v1/monitoring/'], refusal: () => SYSTEM_HEALTH_DISABLED },
+  workspace_license: { paths: ['/v1/licenses/'], refusal: (c) => `Workspace licenses are off for ${c.customer_name}` },
+  inventory: { paths: ['/v1/asset-inventory/:customer/'], refusal: () => 'Inventory is disabled for this customer' },
+  documentation: { paths: ['/v1/gdrive/'], refusal: (c) => `Playbook for ${c.customer_name} is disabled` },
+  support_request: { paths: ['/v1/jira/'], refusal: () => 'Support requests are disabled for this customer', adminsExempt: true },
+};
+
+/** The flag whose area a URL lies in, if any. */
+export function gatedAreaOf(url: string): FeatureFlag | undefined {
+  return (Object.keys(FEATURE_GATES) as FeatureFlag[]).find((flag) => FEATURE_GATES[flag].paths.some((p) => url.startsWith(p)));
 }
 
 /** Property names that mean "a customer id" wherever they appear in params, query or body. */

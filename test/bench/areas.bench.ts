@@ -89,7 +89,7 @@ export async function areasBench(ctx: BenchContext): Promise<void> {
       ['asset list, searched + sorted, deep page', `/v1/asset-inventory/acme-corp/assets?search=instance&sort=project_id&offset=${Math.floor(assets / 20)}&limit=100`],
       ['recommendation list, first page', '/v1/asset-inventory/acme-corp/recommendations?offset=0&limit=100'],
       [`inventory graph (${fmt(graphNodes)} assets)`, '/v1/asset-inventory/globex/visualize/'],
-      // A browser asks with Accept-Encoding: the graph is kept gzipped too (api/src/routes/inventory/graph-cache.ts).
+      // A browser asks with Accept-Encoding: the graph is kept gzipped too (api/src/inventory/graph-cache.ts).
       [`inventory graph, gzip (${fmt(graphNodes)} assets)`, '/v1/asset-inventory/globex/visualize/', { 'accept-encoding': 'gzip' }],
       [`license list (${fmt(licenses)} licenses)`, '/v1/licenses/acme.example'],
       [`provisioning list (${fmt(projects)} requests)`, '/v1/projectprovisioning/acme-corp/'],

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { RouteOptions } from 'fastify';
-import { CUSTOMER_KEYS, FOREIGN_ROUTE_POLICIES, type TenantRule } from '../../route-policy.ts';
+import { CUSTOMER_KEYS, FEATURE_GATES, FOREIGN_ROUTE_POLICIES, gatedAreaOf, type TenantRule } from '../../route-policy.ts';
 
 /** A registered route with its declared policy; the cross-tenant test enumerates these. */
 export interface RegisteredRoute {
@@ -8,6 +8,7 @@ export interface RegisteredRoute {
   url: string;
   permission: string;
   tenant: TenantRule;
+  feature: string | undefined;
   schema: RouteOptions['schema'];
 }
 
@@ -23,11 +24,26 @@ function schemaNamesCustomer(schema: unknown): string | null {
   return CUSTOMER_KEYS.find((k) => k in props) ?? null;
 }
 
+function checkFeature(where: string, url: string, tenant: TenantRule, feature: string | undefined): void {
+  const area = gatedAreaOf(url);
+  if (feature !== undefined && feature !== 'none' && !(feature in FEATURE_GATES)) throw new Error(`route ${where} declares an unknown config.feature '${feature}'`);
+  if (tenant === 'none') {
+    // A flag is a customer's: a route naming none could not be checked against it.
+    if (feature !== undefined && feature !== 'none') throw new Error(`route ${where} declares config.feature '${feature}' but names no customer`);
+    return;
+  }
+  if (!area) return;
+  if (feature === undefined) throw new Error(`route ${where} lies in the area of the ${area} flag but does not declare config.feature`);
+  if (feature !== 'none' && feature !== area) throw new Error(`route ${where} lies in the area of the ${area} flag but declares config.feature '${feature}'`);
+}
+
 /**
  * The route registry. At registration every route must declare
  * `config.permission` and `config.tenant`, and a route whose params, query or body carry a customer
  * id cannot say `tenant: 'none'`: the server refuses to start rather than serve an unguarded route.
- * permission-guard.ts and tenant-guard.ts enforce what is declared here.
+ * A route under a gated area's paths (FEATURE_GATES) that names a customer must declare that area's
+ * `config.feature` (or 'none'), so a new route of the area cannot forget its flag.
+ * permission-guard.ts, tenant-guard.ts and feature-guard.ts enforce what is declared here.
  */
 export default fp(
   async (app) => {
@@ -55,8 +71,9 @@ export default fp(
           if (key) throw new Error(`route ${where} names a customer in ${part}.${key} but declares tenant 'none'`);
         }
       }
+      checkFeature(where, route.url, tenant, route.config.feature);
       for (const method of methods) {
-        if (method !== 'HEAD' && method !== 'OPTIONS') app.registeredRoutes.push({ method, url: route.url, permission, tenant, schema: route.schema });
+        if (method !== 'HEAD' && method !== 'OPTIONS') app.registeredRoutes.push({ method, url: route.url, permission, tenant, feature: route.config.feature, schema: route.schema });
       }
     });
 

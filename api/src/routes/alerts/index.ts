@@ -5,7 +5,7 @@ import { MESSAGES } from '@cc/shared/constants.ts';
 import { Alert, AlertCreateBody, AlertDeleteAnswer, AlertDeleteBody, AlertList, AlertNoticeList, AlertParams } from '@cc/shared/schemas/insights.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import { errors } from '../../errors.ts';
-import { parseAlert } from './validate.ts';
+import { parseAlert } from '../../alerts/validate.ts';
 
 /** Notices listed per request; a customer with a dozen alerts reaches it after years. */
 const NOTICE_PAGE = 500;

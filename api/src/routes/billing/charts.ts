@@ -7,7 +7,7 @@ import { accountContext, isViewer } from '../../billing/account.ts';
 import { chartSettings } from '../../billing/settings.ts';
 import { chartBodyOf, isLabelKind, type ChartKind } from '../../billing/cells.ts';
 import { chartAnswer, chartCacheSettings } from '../../billing/answer.ts';
-import { cachedJson, sendJson } from './cache.ts';
+import { cachedJson, sendJson } from '../../billing/cache.ts';
 
 interface ChartRoute {
   url: string;

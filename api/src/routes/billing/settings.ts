@@ -4,7 +4,7 @@ import { BillingSettings, CustomerParams, SettingsQuery } from '@cc/shared/schem
 import { billingOptions } from '@cc/shared/db/billing-options.ts';
 import { accountContext } from '../../billing/account.ts';
 import { parseProvider } from '../../billing/settings.ts';
-import { cachedJson, sendJson } from './cache.ts';
+import { cachedJson, sendJson } from '../../billing/cache.ts';
 
 const settings: FastifyPluginAsyncTypebox = async (app) => {
   app.get(

@@ -5,7 +5,7 @@ import { parseProjectIds, serviceAccountScript } from '@cc/shared/admin/service-
 import { CustomerParams, ScriptAnswer, ScriptRequest, ServiceAccessAnswer } from '@cc/shared/schemas/admin.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import { errors } from '../../errors.ts';
-import { cloudProjectsFor } from './cloud-projects.ts';
+import { cloudProjectsFor } from '../../customers/cloud-projects.ts';
 
 const NO_SERVICE_ACCOUNT = 'This customer has no service account';
 

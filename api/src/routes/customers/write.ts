@@ -11,9 +11,6 @@ import { CustomerDocument } from '@cc/shared/schemas/customer.ts';
 import { CustomerCreate, CustomerParams, CustomerUpdate } from '@cc/shared/schemas/admin.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import { errors } from '../../errors.ts';
-import customerEntity from './entity.ts';
-import customerLists from './lists.ts';
-import serviceAccess from './service.ts';
 
 /** Checks what needs the store: the entity exists, and no billing account is another customer's. */
 async function checkReferences(db: Queryable, c: CustomerRecord): Promise<void> {
@@ -93,9 +90,5 @@ const customersWrite: FastifyPluginAsyncTypebox = async (app) => {
       return answer(app, req.customer.customer_id);
     },
   );
-
-  await app.register(customerLists);
-  await app.register(serviceAccess);
-  await app.register(customerEntity);
 };
 export default customersWrite;

@@ -22,19 +22,16 @@ import {
 } from '@cc/shared/schemas/inventory.ts';
 import { errors } from '../../errors.ts';
 import { viewerRestriction } from '../../viewer-restriction.ts';
-import { nextNightlySync, recommendationItem, syncRun } from './present.ts';
-import { GraphCache } from './graph-cache.ts';
-import { AssetTotals } from './asset-totals.ts';
+import { nextNightlySync, recommendationItem, syncRun } from '../../inventory/present.ts';
+import { GraphCache } from '../../inventory/graph-cache.ts';
+import { AssetTotals } from '../../inventory/asset-totals.ts';
 
 const tags = ['inventory'];
 const tenant = { params: 'customer' } as const;
-const read = { permission: 'inventory_read', tenant } as const;
 
 /** Spec 000 §6: inventory_* plus the customer's inventory flag. */
-function inventoryOn(req: FastifyRequest) {
-  if (!req.customer.inventory) throw new errors.forbidden('Inventory is disabled for this customer');
-  return req.customer;
-}
+const feature = 'inventory';
+const read = { permission: 'inventory_read', tenant, feature } as const;
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString());
 
@@ -58,7 +55,7 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
     '/v1/asset-inventory/:customer/assets',
     { config: read, schema: { tags, summary: 'Google Cloud Inventory: one page of assets', params: InventoryParams, querystring: AssetListQuery, response: withErrors({ 200: AssetPage }) } },
     async (req) => {
-      const c = inventoryOn(req);
+      const c = req.customer;
       const q = req.query;
       const offset = q.offset ?? 0;
       const limit = q.limit ?? 100;
@@ -75,7 +72,7 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
       schema: { tags, summary: 'Google Cloud Recommendations: one page', params: InventoryParams, querystring: RecommendationListQuery, response: withErrors({ 200: RecommendationPage }) },
     },
     async (req) => {
-      const c = inventoryOn(req);
+      const c = req.customer;
       const q = req.query;
       const offset = q.offset ?? 0;
       const limit = q.limit ?? 100;
@@ -93,7 +90,7 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
     { config: read, schema: { tags, summary: 'The inventory graph: nodes and links', params: InventoryParams, response: withErrors({ 200: InventoryGraph }) } },
     // The body is JSON text built once per snapshot (graph-cache.ts); a string is sent as it is, not re-serialised.
     async (req, reply) => {
-      const body = await graphs.body(inventoryOn(req).customer_id, await viewerProjects(req));
+      const body = await graphs.body(req.customer.customer_id, await viewerProjects(req));
       reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
       // Typed as the schema's object; at run time Fastify sends a string or Buffer payload as it is.
       const payload = /\bgzip\b/.test(req.headers['accept-encoding'] ?? '') ? (reply.header('content-encoding', 'gzip'), body.gzip) : body.json;
@@ -108,7 +105,7 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
       schema: { tags, summary: 'One graph node: name, asset_type, location, data (JSON text); `/` written as `*`', params: InventoryNodeParams, response: withErrors({ 200: InventoryNode }) },
     },
     async (req) => {
-      const asset = await findAssetByNodeId(app.pg, inventoryOn(req).customer_id, req.params.nodeId);
+      const asset = await findAssetByNodeId(app.pg, req.customer.customer_id, req.params.nodeId);
       const projects = await viewerProjects(req);
       if (!asset || (projects !== null && !projects.includes(asset.project_id))) throw new errors.notFound('Inventory node not found');
       return { name: asset.display_name, asset_type: asset.asset_type, location: asset.location, data: JSON.stringify(asset.data, null, 2) };
@@ -123,7 +120,7 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       const assetName = decodeNodeId(req.params.nodeId);
-      const c = inventoryOn(req);
+      const c = req.customer;
       const projects = await viewerProjects(req);
       if (projects !== null) {
         // a viewer's: of an asset of his projects in the current snapshot
@@ -137,7 +134,8 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/v1/asset-inventory/:customer/sync',
-    { config: read, schema: { tags, summary: 'The latest inventory sync and when the next one runs', params: InventoryParams, response: withErrors({ 200: InventorySyncStatus }) } },
+    // Answers with the flag off too: the empty state says whether the inventory is on.
+    { config: { ...read, feature: 'none' }, schema: { tags, summary: 'The latest inventory sync and when the next one runs', params: InventoryParams, response: withErrors({ 200: InventorySyncStatus }) } },
     async (req) => {
       const c = req.customer;
       const [last, success] = c.inventory
@@ -149,9 +147,9 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/v1/asset-inventory/:customer/sync',
-    { config: { permission: 'admin', tenant }, schema: { tags, summary: 'Run the customer’s inventory sync now (admin)', params: InventoryParams, response: withErrors({ 202: InventorySyncStarted }) } },
+    { config: { permission: 'admin', tenant, feature }, schema: { tags, summary: 'Run the customer’s inventory sync now (admin)', params: InventoryParams, response: withErrors({ 202: InventorySyncStarted }) } },
     async (req, reply) => {
-      const c = inventoryOn(req);
+      const c = req.customer;
       const jobId = await app.producers.enqueue('inventory-sync', 'inventory.sync', { customer_id: c.customer_id });
       return reply.code(202).send({ job_id: jobId });
     },

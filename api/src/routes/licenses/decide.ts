@@ -4,14 +4,13 @@ import { ErrorBody, withErrors } from '@cc/shared/schemas/common.ts';
 import { LicenseOrder, OrderDecisionParams } from '@cc/shared/schemas/licenses.ts';
 import { errors } from '../../errors.ts';
 import { approveOrder, rejectOrder } from '../../licenses/decide.ts';
-import { licensedCustomer } from './guards.ts';
 
 /** A provider admin approves (true: the seats are added at Google) or rejects (false) an order. */
 export const licenseDecisions: FastifyPluginAsyncTypebox<{ workspace: Workspace }> = async (app, { workspace }) => {
   app.post(
     '/v1/licenses/orders/:domain/:order_id/:approve',
     {
-      config: { permission: 'admin', tenant: { domain: 'domain' } },
+      config: { permission: 'admin', tenant: { domain: 'domain' }, feature: 'workspace_license' },
       schema: {
         tags: ['licenses'],
         summary: 'Approve (true) or reject (false) an order; approval adds the seats at Google exactly once',
@@ -20,7 +19,7 @@ export const licenseDecisions: FastifyPluginAsyncTypebox<{ workspace: Workspace 
       },
     },
     async (req) => {
-      const customer = licensedCustomer(req);
+      const customer = req.customer;
       const caller = { customerId: customer.customer_id, domain: customer.domain_name, admin: req.auth!.email };
       const decision = req.params.approve === 'true' ? await approveOrder(app.pg, workspace, caller, req.params.order_id) : await rejectOrder(app.pg, caller, req.params.order_id);
       switch (decision.outcome) {

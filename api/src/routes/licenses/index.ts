@@ -6,7 +6,6 @@ import { workspaceFromConfig } from '@cc/shared/workspace/from-config.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import { CustomerParams, DayRangeQuery, DomainParams, HistoryList, HistoryParams, LicenseList, LicenseOrderList } from '@cc/shared/schemas/licenses.ts';
 import { errors } from '../../errors.ts';
-import { licensedCustomer } from './guards.ts';
 import { licenseWrites } from './write.ts';
 import { licenseDecisions } from './decide.ts';
 
@@ -17,7 +16,8 @@ function checkRange(q: { start_date?: string; end_date?: string }) {
 
 /**
  * Google Workspace licenses (spec 001 §2.12, §7): `{domain}` is the customer's domain_name, admitted by the tenant
- * guard like a customer id. Reads here; changes in write.ts; an admin's decision on an order in decide.ts.
+ * guard like a customer id; every route needs the customer's workspace_license flag (spec 001 §2.1, `feature`). Reads
+ * here; changes in write.ts; an admin's decision on an order in decide.ts.
  */
 const licenses: FastifyPluginAsyncTypebox = async (app) => {
   const workspace = workspaceFromConfig(app.config, app.pg);
@@ -25,16 +25,16 @@ const licenses: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/v1/licenses/:domain',
     {
-      config: { permission: 'authenticated', tenant: { domain: 'domain' } },
+      config: { permission: 'authenticated', tenant: { domain: 'domain' }, feature: 'workspace_license' },
       schema: { tags: ['licenses'], summary: 'The customer’s licenses', params: DomainParams, response: withErrors({ 200: LicenseList }) },
     },
-    async (req) => listLicenses(app.pg, licensedCustomer(req).customer_id),
+    async (req) => listLicenses(app.pg, req.customer.customer_id),
   );
 
   app.get(
     '/v1/licenses/orders/history/:customer',
     {
-      config: { permission: 'authenticated', tenant: { params: 'customer' } },
+      config: { permission: 'authenticated', tenant: { params: 'customer' }, feature: 'workspace_license' },
       schema: {
         tags: ['licenses'],
         summary: 'The customer’s license orders placed between start_date and end_date (US/Pacific days, both included)',
@@ -43,13 +43,13 @@ const licenses: FastifyPluginAsyncTypebox = async (app) => {
         response: withErrors({ 200: LicenseOrderList }),
       },
     },
-    async (req) => listOrders(app.pg, licensedCustomer(req).customer_id, checkRange(req.query)),
+    async (req) => listOrders(app.pg, req.customer.customer_id, checkRange(req.query)),
   );
 
   app.get(
     '/v1/licenses/history/:domain/:with_orders',
     {
-      config: { permission: 'authenticated', tenant: { domain: 'domain' } },
+      config: { permission: 'authenticated', tenant: { domain: 'domain' }, feature: 'workspace_license' },
       schema: {
         tags: ['licenses'],
         summary: 'Every change of the customer’s licenses (true: with their orders) between start_date and end_date',
@@ -58,7 +58,7 @@ const licenses: FastifyPluginAsyncTypebox = async (app) => {
         response: withErrors({ 200: HistoryList }),
       },
     },
-    async (req) => listHistory(app.pg, licensedCustomer(req).customer_id, checkRange(req.query), req.params.with_orders === 'true'),
+    async (req) => listHistory(app.pg, req.customer.customer_id, checkRange(req.query), req.params.with_orders === 'true'),
   );
 
   await app.register(licenseWrites, { workspace });

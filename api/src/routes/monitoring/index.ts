@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import { findMonitoringAccount, findMonitoringPassword } from '@cc/shared/db/monitoring.ts';
 import { healthFigures } from '@cc/shared/db/health-figures.ts';
 import { viewerProjectIds } from '@cc/shared/db/viewer-projects.ts';
@@ -13,12 +12,11 @@ import {
   MonitoringParams,
   MonitoringPassword,
   MonitoringRun,
-  SYSTEM_HEALTH_DISABLED,
 } from '@cc/shared/schemas/monitoring.ts';
 import type { MonitoringAction } from '@cc/shared/db/monitoring.ts';
 import { errors } from '../../errors.ts';
 import { monitoringJobs, MonitoringRunError } from '../../monitoring/run-job.ts';
-import { cloudProjectsFor } from '../customers/cloud-projects.ts';
+import { cloudProjectsFor } from '../../customers/cloud-projects.ts';
 import { refuseViewer, viewerRestriction } from '../../viewer-restriction.ts';
 
 /** Grafana's dashboards show the customer's every project: no project-label filter can narrow them. */
@@ -38,15 +36,13 @@ const monitoring: FastifyPluginAsyncTypebox = async (app) => {
   const jobs = monitoringJobs(app.producers, { redisUrl: app.config.REDIS_URL, prefix: app.config.QUEUE_PREFIX });
   app.addHook('onClose', () => jobs.close());
 
-  const enabled = (req: FastifyRequest) => {
-    if (!req.customer.system_health_dashboard) throw new errors.forbidden(SYSTEM_HEALTH_DISABLED);
-    return req.customer;
-  };
+  // Every route needs the customer's system_health_dashboard flag (spec 000 §6, `feature`).
+  const feature = 'system_health_dashboard';
 
   app.post(
     '/v1/monitoring/:id/password',
     {
-      config: { permission: 'systemhealth_read', tenant: { params: 'id' } },
+      config: { permission: 'systemhealth_read', tenant: { params: 'id' }, feature },
       schema: {
         tags: ['monitoring'],
         summary: 'The dashboard password of the customer’s System Health user',
@@ -55,7 +51,7 @@ const monitoring: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) => {
-      const customer = enabled(req);
+      const customer = req.customer;
       // The built-in dashboard (MONITORING=local) applies the viewer's filter itself and its password opens nothing.
       if (app.config.MONITORING === 'grafana') refuseViewer(req.auth, VIEWER_NO_GRAFANA);
       const password = await findMonitoringPassword(app.pg, box, customer.customer_id);
@@ -70,11 +66,11 @@ const monitoring: FastifyPluginAsyncTypebox = async (app) => {
     app.post(
       url,
       {
-        config: { permission, tenant: { params: 'id' } },
+        config: { permission, tenant: { params: 'id' }, feature },
         schema: { tags: ['monitoring'], summary, params: MonitoringParams, response: withErrors({ 200: MonitoringRun, ...runErrors }) },
       },
       async (req, reply) => {
-        const customer = enabled(req);
+        const customer = req.customer;
         try {
           return await jobs.run({ customer_id: customer.customer_id, action });
         } catch (err) {
@@ -89,7 +85,7 @@ const monitoring: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/v1/monitoring/:id/',
     {
-      config: { permission: 'systemhealth_read', tenant: { params: 'id' } },
+      config: { permission: 'systemhealth_read', tenant: { params: 'id' }, feature },
       schema: {
         tags: ['monitoring'],
         summary: 'The credentials panel: user ID, service account, cloud projects, last run',
@@ -98,7 +94,7 @@ const monitoring: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      const customer = enabled(req);
+      const customer = req.customer;
       const viewer = await viewerRestriction(app, customer.customer_id, req.auth);
       const account = await findMonitoringAccount(app.pg, customer.customer_id);
       const email = customer.service_account_email;
@@ -117,7 +113,7 @@ const monitoring: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/v1/monitoring/:id/figures/',
     {
-      config: { permission: 'systemhealth_read', tenant: { params: 'id' } },
+      config: { permission: 'systemhealth_read', tenant: { params: 'id' }, feature },
       schema: {
         tags: ['monitoring'],
         summary: 'Figures of the built-in System Health dashboard (per project spend, anomalies, alerts, tickets, freshness, jobs)',
@@ -126,7 +122,7 @@ const monitoring: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      const customer = enabled(req);
+      const customer = req.customer;
       // the viewer's projects, spend and anomalies only, as on his billing dashboard; no filter left: 403 as there
       const viewer = await viewerRestriction(app, customer.customer_id, req.auth);
       return healthFigures(app.pg, customer.customer_id, billingToday(), new Date(), viewer);

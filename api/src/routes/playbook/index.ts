@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
+import type { TenantCustomer } from '@cc/shared/db/customers.ts';
 import { playbookFromConfig } from '@cc/shared/playbook/from-config.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import { CustomerParams, PlaybookDocParams, PlaybookList } from '@cc/shared/schemas/licenses.ts';
@@ -13,20 +13,18 @@ const docPath = (customer: string, id: string) => `/v1/gdrive/customers/${encode
  */
 const playbook: FastifyPluginAsyncTypebox = async (app) => {
   const adapter = playbookFromConfig(app.config);
-  const folderOf = (req: FastifyRequest) => {
-    const customer = req.customer;
-    if (!customer.documentation) throw new errors.forbidden(`Playbook for ${customer.customer_name} is disabled`);
-    return customer.drive_id || app.config.PLAYBOOK_BUILTIN_FOLDER;
-  };
+  const folderOf = (customer: TenantCustomer) => customer.drive_id || app.config.PLAYBOOK_BUILTIN_FOLDER;
+  // The customer's documentation flag gates the area (spec 001 §2.11, `feature`).
+  const config = { permission: 'playbook_read', tenant: { params: 'customer' }, feature: 'documentation' } as const;
 
   app.get(
     '/v1/gdrive/customers/:customer/folders/playbooks/',
     {
-      config: { permission: 'playbook_read', tenant: { params: 'customer' } },
+      config,
       schema: { tags: ['playbook'], summary: 'The documents of the customer’s playbook folder', params: CustomerParams, response: withErrors({ 200: PlaybookList }) },
     },
     async (req) => {
-      const files = await adapter.list(folderOf(req));
+      const files = await adapter.list(folderOf(req.customer));
       return files.map((f) => ({ id: f.id, name: f.name, url: f.webViewLink ?? docPath(req.customer.customer_id, f.id) }));
     },
   );
@@ -34,11 +32,11 @@ const playbook: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/v1/gdrive/customers/:customer/folders/playbooks/:id',
     {
-      config: { permission: 'playbook_read', tenant: { params: 'customer' } },
+      config,
       schema: { tags: ['playbook'], summary: 'One playbook document, for the preview (local playbooks)', params: PlaybookDocParams },
     },
     async (req, reply) => {
-      const doc = await adapter.open(folderOf(req), req.params.id);
+      const doc = await adapter.open(folderOf(req.customer), req.params.id);
       if (!doc) throw new errors.notFound('Document not found');
       return reply
         .header('content-type', doc.contentType)

@@ -4,7 +4,7 @@ import { enqueueProvisioning } from '@cc/shared/provisioning/jobs.ts';
 import { enqueueProvisioningMail } from '@cc/shared/provisioning/mails.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import { ProjectApproveAnswer, ProjectIdsBody, ProjectRejectAnswer, ProjectRetryAnswer, ProvisioningParams } from '@cc/shared/schemas/provisioning.ts';
-import { toRecord } from './present.ts';
+import { toRecord } from '../../provisioning/present.ts';
 
 const tags = ['provisioning'];
 const config = { permission: 'admin', tenant: { params: 'customer' } } as const;

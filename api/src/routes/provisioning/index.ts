@@ -14,7 +14,7 @@ import {
   ProvisioningParams,
 } from '@cc/shared/schemas/provisioning.ts';
 import { errors } from '../../errors.ts';
-import { toRecord } from './present.ts';
+import { toRecord } from '../../provisioning/present.ts';
 import decisions from './decide.ts';
 
 const tags = ['provisioning'];

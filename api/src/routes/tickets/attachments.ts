@@ -29,9 +29,9 @@ import {
   UploadQuery,
 } from '@cc/shared/schemas/tickets.ts';
 import { errors } from '../../errors.ts';
-import { enqueueSync, rule, ticketOr404, ticketTenant } from './context.ts';
-import { checkFileBytes, checkUploads } from './uploads.ts';
-import { detail } from './present.ts';
+import { enqueueSync, rule, ticketOr404, ticketTenant } from '../../tickets/context.ts';
+import { checkFileBytes, checkUploads } from '../../tickets/uploads.ts';
+import { detail } from '../../tickets/present.ts';
 
 const tags = ['tickets'];
 // Bodies up to twice the limit reach the handler and get the rule's 400; larger ones are cut off with 413.
@@ -96,7 +96,7 @@ export function ticketAttachments(store: AttachmentStore, signingKey: string): F
     app.patch(
       '/v1/jira/msp_tickets/:key/attachment',
       {
-        config: { permission: 'supportrequest_update', tenant: ticketTenant(app) },
+        config: { permission: 'supportrequest_update', tenant: ticketTenant(app), feature: 'support_request' },
         schema: { tags, summary: 'Attach an uploaded file', params: TicketKeyParams, body: AddAttachmentBody, response: withErrors({ 200: TicketDetail }) },
       },
       async (req) => {
@@ -121,7 +121,7 @@ export function ticketAttachments(store: AttachmentStore, signingKey: string): F
     app.delete(
       '/v1/jira/msp_tickets/:key/attachment/:attachment_id',
       {
-        config: { permission: 'supportrequest_update', tenant: ticketTenant(app) },
+        config: { permission: 'supportrequest_update', tenant: ticketTenant(app), feature: 'support_request' },
         schema: { tags, summary: 'Delete an attachment', params: AttachmentParams, response: withErrors({ 200: AttachmentDeleted }) },
       },
       async (req) => {

@@ -19,8 +19,8 @@ import {
   TransitionsQuery,
 } from '@cc/shared/schemas/tickets.ts';
 import { errors } from '../../errors.ts';
-import { ticketOr404, ticketTenant } from './context.ts';
-import { comment, detail, listItem } from './present.ts';
+import { ticketOr404, ticketTenant } from '../../tickets/context.ts';
+import { comment, detail, listItem } from '../../tickets/present.ts';
 
 const tags = ['tickets'];
 
@@ -30,7 +30,7 @@ export function ticketReads(store: AttachmentStore): FastifyPluginAsyncTypebox {
     app.get(
       '/v1/jira/msp_tickets/:customer/list',
       {
-        config: { permission: 'supportrequest_read', tenant: { params: 'customer' } },
+        config: { permission: 'supportrequest_read', tenant: { params: 'customer' }, feature: 'support_request' },
         schema: {
           tags,
           summary: "A customer's tickets, last modified first (one page: limit/offset; X-Total-Count holds the count of all)",
@@ -50,7 +50,7 @@ export function ticketReads(store: AttachmentStore): FastifyPluginAsyncTypebox {
     app.get(
       '/v1/jira/msp_tickets/:key',
       {
-        config: { permission: 'supportrequest_read', tenant: ticketTenant(app) },
+        config: { permission: 'supportrequest_read', tenant: ticketTenant(app), feature: 'support_request' },
         schema: { tags, summary: 'One ticket', params: TicketKeyParams, response: withErrors({ 200: TicketDetail }) },
       },
       async (req) => {
@@ -62,7 +62,7 @@ export function ticketReads(store: AttachmentStore): FastifyPluginAsyncTypebox {
     app.get(
       '/v1/jira/msp_tickets/:key/comment',
       {
-        config: { permission: 'supportrequest_read', tenant: ticketTenant(app) },
+        config: { permission: 'supportrequest_read', tenant: ticketTenant(app), feature: 'support_request' },
         schema: { tags, summary: "A ticket's comments, newest first", params: TicketKeyParams, response: withErrors({ 200: Type.Array(TicketComment) }) },
       },
       async (req) => {
@@ -98,7 +98,7 @@ export function ticketReads(store: AttachmentStore): FastifyPluginAsyncTypebox {
     app.get(
       '/v1/jira/msp_tickets/:key/attachment/:attachment_id',
       {
-        config: { permission: 'supportrequest_read', tenant: ticketTenant(app) },
+        config: { permission: 'supportrequest_read', tenant: ticketTenant(app), feature: 'support_request' },
         schema: {
           tags,
           summary: 'Download an attachment (binary)',

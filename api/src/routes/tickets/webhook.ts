@@ -5,7 +5,7 @@ import { recordWebhookDelivery } from '@cc/shared/db/tickets/sync.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import { WebhookAnswer } from '@cc/shared/schemas/tickets.ts';
 import { errors } from '../../errors.ts';
-import { enqueueSync } from './context.ts';
+import { enqueueSync } from '../../tickets/context.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

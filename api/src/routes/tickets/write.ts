@@ -21,10 +21,10 @@ import {
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import { AddCommentBody, CreateTicketBody, PriorityBody, SatisfactionBody, StatusBody, TicketComment, TicketDetail, TicketKeyParams } from '@cc/shared/schemas/tickets.ts';
 import { errors } from '../../errors.ts';
-import { enqueueSync, rule, ticketOr404, ticketTenant } from './context.ts';
-import { changePriority, changeStatus, changeTicket, giveSatisfaction } from './change.ts';
-import { checkUploads } from './uploads.ts';
-import { comment, detail } from './present.ts';
+import { enqueueSync, rule, ticketOr404, ticketTenant } from '../../tickets/context.ts';
+import { changePriority, changeStatus, changeTicket, giveSatisfaction } from '../../tickets/change.ts';
+import { checkUploads } from '../../tickets/uploads.ts';
+import { comment, detail } from '../../tickets/present.ts';
 import { enqueueClaims, recordTicketClaims } from '../../inventory/claims.ts';
 
 const tags = ['tickets'];
@@ -42,7 +42,7 @@ export function ticketWrites(store: AttachmentStore): FastifyPluginAsyncTypebox 
     app.post(
       '/v1/jira/msp_tickets',
       {
-        config: { permission: 'supportrequest_create', tenant: { body: 'customer' } },
+        config: { permission: 'supportrequest_create', tenant: { body: 'customer' }, feature: 'support_request' },
         schema: { tags, summary: 'Raise a ticket (idempotent on id)', body: CreateTicketBody, response: withErrors({ 200: TicketDetail, 201: TicketDetail }) },
       },
       async (req, reply) => {
@@ -95,7 +95,7 @@ export function ticketWrites(store: AttachmentStore): FastifyPluginAsyncTypebox 
     app.post(
       '/v1/jira/msp_tickets/:key/comment',
       {
-        config: { permission: 'supportrequest_update', tenant: ticketTenant(app) },
+        config: { permission: 'supportrequest_update', tenant: ticketTenant(app), feature: 'support_request' },
         schema: { tags, summary: 'Add a comment', params: TicketKeyParams, body: AddCommentBody, response: withErrors({ 201: TicketComment }) },
       },
       async (req, reply) => {
@@ -130,7 +130,7 @@ export function ticketWrites(store: AttachmentStore): FastifyPluginAsyncTypebox 
     app.patch(
       '/v1/jira/msp_tickets/:key/status',
       {
-        config: { permission: 'supportrequest_update', tenant: ticketTenant(app) },
+        config: { permission: 'supportrequest_update', tenant: ticketTenant(app), feature: 'support_request' },
         schema: { tags, summary: 'Change the status (needs a comment)', params: TicketKeyParams, body: StatusBody, response: withErrors({ 200: TicketDetail }) },
       },
       async (req) => {
@@ -144,7 +144,7 @@ export function ticketWrites(store: AttachmentStore): FastifyPluginAsyncTypebox 
     app.patch(
       '/v1/jira/msp_tickets/:key/priority',
       {
-        config: { permission: 'supportrequest_update', tenant: ticketTenant(app) },
+        config: { permission: 'supportrequest_update', tenant: ticketTenant(app), feature: 'support_request' },
         schema: { tags, summary: 'Change the priority (with its comment)', params: TicketKeyParams, body: PriorityBody, response: withErrors({ 200: TicketDetail }) },
       },
       async (req) => answer(await changeTicket(app, req.params.key, changePriority(req.auth!, req.body))),
@@ -153,7 +153,7 @@ export function ticketWrites(store: AttachmentStore): FastifyPluginAsyncTypebox 
     app.patch(
       '/v1/jira/msp_tickets/:key/satisfaction',
       {
-        config: { permission: 'supportrequest_update', tenant: ticketTenant(app) },
+        config: { permission: 'supportrequest_update', tenant: ticketTenant(app), feature: 'support_request' },
         schema: { tags, summary: 'Give customer satisfaction (once, Closed tickets)', params: TicketKeyParams, body: SatisfactionBody, response: withErrors({ 200: TicketDetail }) },
       },
       async (req) => answer(await changeTicket(app, req.params.key, giveSatisfaction(req.auth!, req.body))),

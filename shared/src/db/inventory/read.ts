@@ -107,7 +107,7 @@ export async function countInventoryAssets(db: Queryable, customerId: string, q:
   return rows[0]!.n;
 }
 
-/** A page of assets and the total matching; `total` is counted unless the caller already knows it (api/src/routes/inventory/asset-totals.ts). */
+/** A page of assets and the total matching; `total` is counted unless the caller already knows it (api/src/inventory/asset-totals.ts). */
 export async function listInventoryAssets(db: Queryable, customerId: string, q: AssetQuery = {}, total?: Promise<number>): Promise<Page<InventoryItem>> {
   const sort = ASSET_SORTS.includes(q.sort ?? 'asset_name') ? (q.sort ?? 'asset_name') : 'asset_name';
   const dir = q.desc ? 'DESC' : 'ASC';

@@ -3,8 +3,8 @@ import type { Queryable } from '@cc/shared/db/pool.ts';
 import { findTicket, findTicketCustomer, type TicketRow } from '@cc/shared/db/tickets/read.ts';
 import type { TicketSyncCommand } from '@cc/shared/commands/ticket-sync.ts';
 import { TicketRuleError } from '@cc/shared/tickets/rules.ts';
-import type { TenantRule } from '../../route-policy.ts';
-import { errors } from '../../errors.ts';
+import type { TenantRule } from '../route-policy.ts';
+import { errors } from '../errors.ts';
 
 /**
  * Ticket routes name a ticket, not a customer: the tenant guard resolves the customer from the ticket row, so a

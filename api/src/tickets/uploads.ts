@@ -3,7 +3,7 @@ import { findUpload } from '@cc/shared/db/tickets/attachments.ts';
 import { GENERATED_NAME_RE, displayName, type AttachmentStore } from '@cc/shared/ports/attachment-store.ts';
 import { detectFileType } from '@cc/shared/tickets/file-type.ts';
 import { LIMITS, TICKET_MESSAGES } from '@cc/shared/tickets/rules.ts';
-import { errors } from '../../errors.ts';
+import { errors } from '../errors.ts';
 
 export interface CheckedUpload {
   generated_name: string;

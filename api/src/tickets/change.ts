@@ -18,8 +18,8 @@ import {
 } from '@cc/shared/tickets/rules.ts';
 import type { Static } from '@sinclair/typebox';
 import type { PriorityBody, SatisfactionBody, StatusBody } from '@cc/shared/schemas/tickets.ts';
-import type { AuthUser } from '../../plugins/app/auth.ts';
-import { errors } from '../../errors.ts';
+import type { AuthUser } from '../plugins/app/auth.ts';
+import { errors } from '../errors.ts';
 import { commentText, enqueueSync, rule, ticketOr404 } from './context.ts';
 
 /**

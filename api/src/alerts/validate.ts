@@ -2,7 +2,7 @@ import { MESSAGES } from '@cc/shared/constants.ts';
 import { MONEY_SCALE, decimalPlaces, normaliseDecimal } from '@cc/shared/decimal.ts';
 import type { AlertGroupBy } from '@cc/shared/db/alerts.ts';
 import type { AlertCreateBody } from '@cc/shared/schemas/insights.ts';
-import { errors } from '../../errors.ts';
+import { errors } from '../errors.ts';
 
 const GROUP_BYS: readonly AlertGroupBy[] = ['service', 'project_label', 'resource_label'];
 
