@@ -1,6 +1,6 @@
 /**
  * Benchmark runner: each benchmark prints its figures beside a baseline measured in the same run (not asserted).
- * BENCH_ROWS (default 5,000,000) sets the generated cost lines; BENCH_SECONDS (default 10) each autocannon run;
+ * BENCH_ROWS (default 5,000,000) sets the generated cost lines; BENCH_FILE_ROWS (default 5,000,000) the rows of each FOCUS file; BENCH_SECONDS (default 10) each autocannon run;
  * ANOMALY_SERIES (default 100,000) the project x service series of the anomaly benchmark; BENCH_ASSETS (default
  * 100,000), BENCH_GRAPH_NODES (default 5,000), BENCH_PROJECTS (default 500) and BENCH_LICENSES (default 50) the inventory,
  * provisioning and license lists.
@@ -10,6 +10,7 @@
  */
 import { benchContext } from './context.ts';
 import { ingestBench } from './ingest.bench.ts';
+import { fileIngestBench } from './file-ingest.bench.ts';
 import { chartBench } from './chart.bench.ts';
 import { forecastBench } from './forecast.bench.ts';
 import { anomalyDetectBench } from './anomaly-detect.bench.ts';
@@ -23,6 +24,8 @@ const ctx = await benchContext();
 try {
   console.log(`# billing ingest: ${ctx.rows.toLocaleString('en-US')} generated rows`);
   await ingestBench(ctx);
+  console.log(`# FOCUS file ingest through the cc CLI beside raw COPY of the same rows (BENCH_FILE_ROWS, default 5,000,000)`);
+  await fileIngestBench(ctx);
   console.log('# billing chart route latency (12-month service chart)');
   await chartBench(ctx);
   console.log('# inventory, license and provisioning routes beside a bare route');

@@ -5,6 +5,7 @@ import { IngestAccepted, IngestRequest } from '@cc/shared/schemas/billing.ts';
 import { BadIngestCommand, checkIngestCommand } from '@cc/shared/commands/billing-ingest.ts';
 import { headOf, openIngestFile, SNIFF_BYTES } from '@cc/shared/commands/ingest-file.ts';
 import { sniffText } from '@cc/shared/commands/ingest-text.ts';
+import { fileFormatOf } from '@cc/shared/commands/ingest-format.ts';
 import { errors } from '../../errors.ts';
 
 /**
@@ -25,7 +26,9 @@ export function dropFilePath(dropDir: string, file: string): string | null {
 async function checkDropFile(dropDir: string, full: string): Promise<{ path: string; version: string }> {
   const file = await openIngestFile(full, { dropDir });
   try {
-    const problem = sniffText(await headOf(file), file.size <= SNIFF_BYTES);
+    const head = await headOf(file);
+    // gzip CSV and Parquet are binary by design: the worker checks their content as it reads it
+    const problem = fileFormatOf(head) === 'csv' ? sniffText(head, file.size <= SNIFF_BYTES) : null;
     if (problem) throw new BadIngestCommand('file-not-text', `file rejected, nothing loaded: line ${problem.line}: ${problem.reason}`);
     return { path: file.path, version: file.version };
   } finally {

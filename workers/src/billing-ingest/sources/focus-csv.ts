@@ -1,41 +1,22 @@
 /**
- * FOCUS 1.0 CSV files (AWS, Azure, Oracle and any other FOCUS producer), streamed with csv-parse so
- * a file of any size is read in constant memory. Mapping decisions: docs/decisions-billing.md.
+ * FOCUS 1.0 files (AWS, Azure, Oracle and any other FOCUS producer) as providers deliver them: CSV, gzip CSV or
+ * Parquet, told apart by their first bytes (ingest-format.ts), streamed so a file of any size is read in bounded
+ * memory. CSV goes through csv-parse as bare arrays: its per-field and per-record bookkeeping (`info`, a `cast` with
+ * context) was most of the ingest's time, so each record's line is read from the parser's own count as it leaves
+ * the parser instead. Mapping decisions: docs/decisions-billing.md.
  */
 import { pipeline } from 'node:stream';
-import { parse, CsvError } from 'csv-parse';
-import { openIngestFile } from '@cc/shared/commands/ingest-file.ts';
-import { billingDay, isIsoDate } from '@cc/shared/time.ts';
-import type { BillingSource, CostRow, SourceItem } from '@cc/shared/ports/billing-source.ts';
+import { createGunzip } from 'node:zlib';
+import type { Readable } from 'node:stream';
+import { parse, CsvError, type Parser } from 'csv-parse';
+import { headOf, openIngestFile } from '@cc/shared/commands/ingest-file.ts';
+import { fileFormatOf } from '@cc/shared/commands/ingest-format.ts';
+import type { BillingSource, SourceItem } from '@cc/shared/ports/billing-source.ts';
 import { checkedText, TextRefused } from './checked-text.ts';
+import { focusRow, missingColumns, MONEY_FIELDS, NO_EFFECTIVE_COST_COLUMN, noEffectiveCostRows, type FocusRowState } from './focus-row.ts';
+import { parquetItems } from './focus-parquet.ts';
 
-/**
- * FOCUS ProviderName → the portal's providers (spec 000: gcp, aws, azure). Matched case-insensitively on the name
- * as providers write it (Google's FOCUS export says 'Google Cloud Platform', AWS 'AWS', Azure 'Microsoft').
- */
-const PROVIDER_IDS: Record<string, string> = {
-  aws: 'aws',
-  amazon: 'aws',
-  'amazon web services': 'aws',
-  'amazon web services, inc.': 'aws',
-  microsoft: 'azure',
-  'microsoft azure': 'azure',
-  'microsoft corporation': 'azure',
-  azure: 'azure',
-  'google cloud': 'gcp',
-  'google cloud platform': 'gcp',
-  google: 'gcp',
-  gcp: 'gcp',
-};
-
-/** The providers the dashboard offers by name; any other is stored under its own slug and counted under 'All'. */
-export const PORTAL_PROVIDERS: readonly string[] = ['gcp', 'aws', 'azure'];
-
-/** Any other producer keeps its own id: the name lower-cased, non-alphanumerics as '-' (Oracle → oracle). */
-export function providerId(providerName: string): string {
-  const key = providerName.trim().toLowerCase();
-  return PROVIDER_IDS[key] ?? key.replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
-}
+export { providerId, PORTAL_PROVIDERS, NO_EFFECTIVE_COST_COLUMN, noEffectiveCostRows } from './focus-row.ts';
 
 /**
  * The longest record (characters) and the most bytes without a record ending: a FOCUS row is a few kilobytes, so
@@ -44,53 +25,10 @@ export function providerId(providerName: string): string {
  */
 export const MAX_RECORD_CHARS = 1024 * 1024;
 export const MAX_BYTES_WITHOUT_RECORD = 4 * 1024 * 1024;
-/** FOCUS has fewer than 100 columns; the parser spends ~30 µs on each field, so a line of 10 million commas is refused. */
+/** FOCUS has fewer than 100 columns: a record of more fields is not FOCUS. */
 export const MAX_FIELDS = 10_000;
 
 const NOT_COMMA_SEPARATED = ` (the file is not comma-separated: FOCUS CSV files use ',')`;
-
-const REQUIRED = ['BilledCost', 'BillingCurrency', 'ChargePeriodStart', 'ChargeCategory', 'ProviderName'] as const;
-
-// FOCUS datetimes are UTC ISO 8601; exports write them with a space or a T, with or without a Z.
-const TIMESTAMP_RE = /^(\d{4}-\d{2}-\d{2})[T ]((\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)(Z|[+-]\d{2}:?\d{2})?$/;
-
-/**
- * A FOCUS datetime as epoch ms, or null. The calendar is checked first: Date.parse rolls '2026-02-30' over to
- * 2 March and '24:00' to the next day, and a date that does not exist is a broken file, not something to guess.
- */
-function parseUtc(value: string): number | null {
-  const m = TIMESTAMP_RE.exec(value.trim());
-  if (!m || !isIsoDate(m[1])) return null;
-  if (Number(m[3]) > 23 || Number(m[4]) > 59 || Number(m[5] ?? 0) > 59) return null;
-  const offset = m[6] ?? 'Z';
-  const ms = Date.parse(`${m[1]}T${m[2]}${offset === 'Z' ? 'Z' : offset.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2')}`);
-  return Number.isNaN(ms) ? null : ms;
-}
-
-function parseTags(raw: string | null): Record<string, string> | string {
-  if (raw === null || raw === '') return {};
-  let tags: unknown;
-  try {
-    tags = JSON.parse(raw);
-  } catch {
-    return `Tags is not valid JSON`;
-  }
-  if (typeof tags !== 'object' || tags === null || Array.isArray(tags)) return 'Tags is not a JSON object';
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(tags)) {
-    // FOCUS says tag values are strings; a producer writing a number or boolean still means its text.
-    if (v !== null && v !== undefined) out[k] = typeof v === 'string' ? v : JSON.stringify(v);
-  }
-  return out;
-}
-
-/** Said in the ingest output when a file cannot give the amortised view (docs/decisions-billing.md, "Billed / Amortised"). */
-export const NO_EFFECTIVE_COST_COLUMN = 'the file has no EffectiveCost column: its amortised cost is taken as its billed cost (BilledCost)';
-export const noEffectiveCostRows = (n: number) =>
-  `${n} row${n === 1 ? ' has' : 's have'} no EffectiveCost: amortised cost taken as billed cost (BilledCost) for ${n === 1 ? 'it' : 'them'}`;
-
-/** A bad amount is reported by its FOCUS column, like every other FOCUS error (credits are BilledCost of Credit rows). */
-const MONEY_FIELDS = { cost: 'BilledCost', credits: 'BilledCost', effective_cost: 'EffectiveCost' } as const;
 
 /** A parser error as a bad line's reason: the record-size limit in the file's terms, the others as csv-parse says them. */
 function csvReason(err: CsvError, header: string[] | null): string {
@@ -99,125 +37,134 @@ function csvReason(err: CsvError, header: string[] | null): string {
   return `unreadable CSV: ${err.message}${hint}`;
 }
 
-/** `dropDir`: the file must lie inside it, checked again when it is opened (the worker; the CLI reads any path). */
+/** CR LF pairs inside the record's (quoted) fields: csv-parse counts each as two lines. */
+function quotedCrLf(record: string[]): number {
+  let n = 0;
+  for (let i = 0; i < record.length; i++) {
+    const f = record[i];
+    for (let at = f.indexOf('\r\n'); at !== -1; at = f.indexOf('\r\n', at + 2)) n++;
+  }
+  return n;
+}
+
+/** The rows of CSV text (`bytes`: the file, or its gunzip), each with the file line where it ends. */
+async function* csvItems(bytes: Readable, fileSize: number, state: FocusRowState, gzip: boolean): AsyncGenerator<SourceItem> {
+  const text = checkedText({ fileSize, maxBytesWithoutRecord: MAX_BYTES_WITHOUT_RECORD });
+  // No `info`, no `cast`, no `on_record`: each builds an object per field or record (most of the ingest's time).
+  // SQL-style NULL is read in `at` below instead.
+  const parser: Parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: true, max_record_size: MAX_RECORD_CHARS });
+  // The parser counts lines itself (quoted line breaks and skipped blank lines too) and `info` is where it keeps the
+  // count: read here as each record leaves the parser, so each record carries the line where it ends.
+  const push = parser.push.bind(parser);
+  parser.push = (record: unknown, encoding?: BufferEncoding) => {
+    if (record === null) return push(null, encoding);
+    text.recordEnded(parser.info.bytes, parser.info.lines);
+    return push({ record, line: parser.info.lines }, encoding);
+  };
+  // Any stage failing destroys the others with its error, which the loop below then meets; the file closes.
+  pipeline(bytes, text.stream, parser, () => undefined);
+  let header: string[] | null = null;
+  let col: Record<string, number> = {};
+  let record: string[] = [];
+  let line = 1;
+  // Lines csv-parse counted twice so far (a CR LF inside quotes), taken off its count.
+  let counted = 0;
+  // Exports write SQL-style NULL unquoted (a quoted "NULL" is read as NULL too: no FOCUS column holds that word).
+  const at = (i: number | undefined) => {
+    if (i === undefined) return null;
+    const v = record[i];
+    return v === '' || v === 'NULL' || v === undefined ? null : v;
+  };
+  const fields = {
+    text: (name: string) => at(col[name]),
+    tags: () => at(col.Tags),
+  };
+  try {
+    for await (const item of parser as AsyncIterable<{ record: string[]; line: number }>) {
+      record = item.record;
+      counted += quotedCrLf(record);
+      line = item.line - counted;
+      if (record.length > MAX_FIELDS) {
+        yield { line, error: `a record has more than ${MAX_FIELDS} fields: the file is not FOCUS CSV` };
+        return;
+      }
+      if (!header) {
+        header = record;
+        col = Object.create(null) as Record<string, number>;
+        header.forEach((h, i) => (col[h] ??= i));
+        const missing = missingColumns(header);
+        if (missing.length) {
+          // A file from a spreadsheet in a comma-decimal locale comes as one ';'-separated column.
+          const hint = header.length === 1 && /[;\t]/.test(header[0]) ? NOT_COMMA_SEPARATED : '';
+          yield { line, error: `header is missing FOCUS column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}${hint}` };
+          return;
+        }
+        state.hasEffectiveColumn = col.EffectiveCost !== undefined;
+        continue;
+      }
+      if (record.length !== header.length) {
+        yield { line, error: `has ${record.length} fields, the header has ${header.length}` };
+        continue;
+      }
+      const row = focusRow(fields, state);
+      yield typeof row === 'string' ? { line, error: row } : { line, row };
+    }
+  } catch (err) {
+    // A broken quote or similar stops the parser; report where, as one more bad line. Every parser error is
+    // the file's fault (some codes, e.g. INVALID_OPENING_QUOTE, lack the CSV_ prefix); a read error is not.
+    if (err instanceof CsvError) {
+      yield { line: typeof err.lines === 'number' ? Math.max(1, err.lines - counted) : 1, error: csvReason(err, header) };
+      return;
+    }
+    if (err instanceof TextRefused) {
+      yield { line: err.problem.line, error: err.problem.reason };
+      return;
+    }
+    // zlib's errors (Z_BUF_ERROR: cut short, Z_DATA_ERROR: corrupt) are the file's fault too.
+    if (gzip && typeof (err as { code?: unknown }).code === 'string' && (err as { code: string }).code.startsWith('Z_')) {
+      const after = parser.info.lines - counted;
+      yield { line: after, error: `the gzip file is truncated or corrupt at line ${after}: ${(err as Error).message}` };
+      return;
+    }
+    throw err;
+  }
+}
+
+/**
+ * `dropDir`: the file must lie inside it, checked again when it is opened (the worker; the CLI reads any path).
+ * Reads CSV, gzip CSV and Parquet alike (the name is older than the formats).
+ */
 export function focusCsvSource(path: string, opts: { dropDir?: string } = {}): BillingSource {
   let bytesRead = 0;
   let size = 0;
   // EffectiveCost is mandatory in FOCUS, yet hand-made or older files lack it: counted, and said in the ingest output.
-  let hasEffectiveColumn = true;
-  let rowsWithoutEffective = 0;
+  const state: FocusRowState = { hasEffectiveColumn: true, rowsWithoutEffective: 0 };
   return {
     label: path,
     moneyFields: MONEY_FIELDS,
     position: () => (size ? { done: bytesRead, total: size } : undefined),
-    notes: () => (!hasEffectiveColumn ? [NO_EFFECTIVE_COST_COLUMN] : rowsWithoutEffective > 0 ? [noEffectiveCostRows(rowsWithoutEffective)] : []),
+    notes: () => (!state.hasEffectiveColumn ? [NO_EFFECTIVE_COST_COLUMN] : state.rowsWithoutEffective > 0 ? [noEffectiveCostRows(state.rowsWithoutEffective)] : []),
     async *rows(): AsyncGenerator<SourceItem> {
       const opened = await openIngestFile(path, opts);
       size = opened.size;
+      const format = fileFormatOf(await headOf(opened));
+      if (format === 'parquet') {
+        try {
+          yield* parquetItems(opened, state, (done) => (bytesRead = done));
+        } finally {
+          await opened.handle.close();
+        }
+        return;
+      }
       const file = opened.handle.createReadStream({ start: 0 });
       file.on('data', (c) => (bytesRead += c.length));
-      const text = checkedText({ fileSize: size, maxBytesWithoutRecord: MAX_BYTES_WITHOUT_RECORD });
-      const parser = parse({
-        bom: true,
-        info: true,
-        relax_column_count: true,
-        skip_empty_lines: true,
-        max_record_size: MAX_RECORD_CHARS,
-        // Exports write SQL-style NULL unquoted; a quoted "NULL" stays text.
-        cast: (value, ctx) => {
-          if (ctx.index >= MAX_FIELDS) throw new TextRefused({ line: ctx.lines, reason: `a record has more than ${MAX_FIELDS} fields: the file is not FOCUS CSV` });
-          return (!ctx.quoting && value === 'NULL') || value === '' ? null : value;
-        },
-        on_record: (record, ctx) => {
-          text.recordEnded(ctx.bytes, ctx.lines);
-          return record;
-        },
-      });
-      // Any stage failing destroys the others with its error, which the loop below then meets; the file closes.
-      pipeline(file, text.stream, parser, () => undefined);
-      let header: string[] | null = null;
-      let col: Record<string, number> = {};
-      try {
-        for await (const { record, info } of parser as AsyncIterable<{ record: (string | null)[]; info: { lines: number } }>) {
-          const line = info.lines;
-          if (!header) {
-            header = record.map((h) => h ?? '');
-            col = Object.fromEntries(header.map((h, i) => [h, i]));
-            const missing = REQUIRED.filter((c) => !(c in col));
-            if (missing.length) {
-              // A file from a spreadsheet in a comma-decimal locale comes as one ';'-separated column.
-              const hint = header.length === 1 && /[;\t]/.test(header[0]) ? NOT_COMMA_SEPARATED : '';
-              yield { line, error: `header is missing FOCUS column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}${hint}` };
-              return;
-            }
-            hasEffectiveColumn = 'EffectiveCost' in col;
-            continue;
-          }
-          if (record.length !== header.length) {
-            yield { line, error: `has ${record.length} fields, the header has ${header.length}` };
-            continue;
-          }
-          const get = (name: string) => (name in col ? record[col[name]] : null);
-          const start = get('ChargePeriodStart');
-          const startMs = start === null ? null : parseUtc(start);
-          if (startMs === null) {
-            yield { line, error: start === null ? 'missing ChargePeriodStart' : `invalid ChargePeriodStart '${start}'` };
-            continue;
-          }
-          const tags = parseTags(get('Tags'));
-          if (typeof tags === 'string') {
-            yield { line, error: tags };
-            continue;
-          }
-          const providerName = get('ProviderName') ?? '';
-          const category = get('ChargeCategory') ?? '';
-          const billed = get('BilledCost') ?? '';
-          // Amortised cost: a prepaid commitment's purchase row has EffectiveCost 0, the usage it covers carries its share.
-          const effective = get('EffectiveCost');
-          if (hasEffectiveColumn && effective === null) rowsWithoutEffective++;
-          // Credits go to the credits column (as GCP's do) so cost + credits is spend for every provider.
-          const isCredit = category.toLowerCase() === 'credit';
-          // The billing period is what an export replaces (decisions: "Files: exports, corrections, duplicates").
-          const periodStart = get('BillingPeriodStart');
-          const periodMatch = periodStart === null ? null : TIMESTAMP_RE.exec(periodStart.trim());
-          if (periodStart !== null && (periodMatch === null || parseUtc(periodStart) === null)) {
-            yield { line, error: `invalid BillingPeriodStart '${periodStart}'` };
-            continue;
-          }
-          const row: CostRow = {
-            provider: providerId(providerName),
-            provider_name: providerName.trim(),
-            usage_date: billingDay(startMs),
-            project_id: get('SubAccountId') ?? '',
-            project_name: get('SubAccountName') ?? '',
-            service: get('ServiceName') ?? '',
-            sku: get('SkuId') ?? '',
-            cost: isCredit ? '0' : billed,
-            credits: isCredit ? billed : '0',
-            effective_cost: effective,
-            currency: (get('BillingCurrency') ?? '').trim(),
-            // The month as the provider writes it: its periods start at midnight of its own calendar.
-            invoice_month: periodMatch ? periodMatch[1].slice(0, 4) + periodMatch[1].slice(5, 7) : null,
-            cost_type: category ? category.toLowerCase() : null,
-            project_labels: {},
-            resource_labels: tags,
-            resource_id: get('ResourceId') ?? '',
-            correction: (get('ChargeClass') ?? '').trim().toLowerCase() === 'correction',
-          };
-          yield { line, row };
-        }
-      } catch (err) {
-        // A broken quote or similar stops the parser; report where, as one more bad line. Every parser error is
-        // the file's fault (some codes, e.g. INVALID_OPENING_QUOTE, lack the CSV_ prefix); a read error is not.
-        if (err instanceof CsvError) {
-          yield { line: typeof err.lines === 'number' ? Math.max(1, err.lines) : 1, error: csvReason(err, header) };
-          return;
-        }
-        if (err instanceof TextRefused) {
-          yield { line: err.problem.line, error: err.problem.reason };
-          return;
-        }
-        throw err;
+      if (format === 'gzip') {
+        const gunzip = createGunzip();
+        pipeline(file, gunzip, () => undefined);
+        // The decompressed size is unknown: the first chunk is never taken for the whole file.
+        yield* csvItems(gunzip, Number.MAX_SAFE_INTEGER, state, true);
+      } else {
+        yield* csvItems(file, size, state, false);
       }
     },
   };

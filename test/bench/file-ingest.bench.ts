@@ -1,0 +1,127 @@
+/**
+ * FOCUS file ingest end to end through the `cc ingest` CLI (its own process: read, parse, check, COPY, replace,
+ * rollups), beside a raw COPY of the same rows into an unindexed all-text table measured in the same run, for a wide
+ * CSV (every FOCUS column, Tags JSON), a narrow one (17 columns), the wide one gzipped and as Parquet (snappy). The
+ * CLI's peak RSS is its VmHWM in /proc/<pid>/status, read until it exits. BENCH_FILE_ROWS sets the rows (default
+ * 5,000,000).
+ */
+import { spawn } from 'node:child_process';
+import { createReadStream } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { createGzip, createGunzip } from 'node:zlib';
+import { createWriteStream } from 'node:fs';
+import { from as copyFrom } from 'pg-copy-streams';
+import { parse } from 'csv-parse';
+import { ParquetWriter, schemaFromColumnData } from 'hyparquet-writer';
+import { fileWriter } from 'hyparquet-writer';
+import { BENCH_ACCOUNT } from './rows.ts';
+import { fmt, type BenchContext } from './context.ts';
+import { NARROW_COLUMNS, writeFocusCsv } from './focus-files.ts';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+
+/** The CSV rewritten as Parquet, row group by row group (every column a string, NULL as null). */
+async function csvToParquet(csv: string, parquet: string): Promise<void> {
+  const parser = createReadStream(csv).pipe(parse({ cast: (v, ctx) => (!ctx.quoting && v === 'NULL' ? null : v) }));
+  let header: string[] | null = null;
+  let writer: ParquetWriter | null = null;
+  let batch: (string | null)[][] = [];
+  const flush = () => {
+    if (!header || !batch.length) return;
+    const columnData = header.map((name, i) => ({ name, data: batch.map((r) => r[i]), type: 'STRING' as const, nullable: true }));
+    writer ??= new ParquetWriter({ writer: fileWriter(parquet), schema: schemaFromColumnData({ columnData }) });
+    writer.write({ columnData, rowGroupSize: batch.length });
+    batch = [];
+  };
+  for await (const record of parser as AsyncIterable<(string | null)[]>) {
+    if (!header) header = record as string[];
+    else batch.push(record);
+    if (batch.length === 100_000) flush();
+  }
+  flush();
+  (writer as ParquetWriter | null)?.finish();
+}
+
+/** COPY of the file's rows (its CSV text, decompressed for .gz) into an unindexed table of text columns. */
+async function rawCopy(ctx: BenchContext, csv: string, gzip: boolean): Promise<number> {
+  const header = (await readFile(csv, 'utf8')).slice(0, 64 * 1024).split('\n')[0].replace(/"/g, '').split(',');
+  const client = await ctx.pool.connect();
+  try {
+    await client.query(`CREATE UNLOGGED TABLE bench_file_raw (${header.map((h) => `"${h}" text`).join(', ')})`);
+    const started = performance.now();
+    const copy = client.query(copyFrom(`COPY bench_file_raw FROM STDIN WITH (FORMAT csv, HEADER true, NULL 'NULL')`));
+    await (gzip ? pipeline(createReadStream(`${csv}.gz`), createGunzip(), copy) : pipeline(createReadStream(csv), copy));
+    const seconds = (performance.now() - started) / 1000;
+    await client.query('DROP TABLE bench_file_raw');
+    return seconds;
+  } finally {
+    client.release();
+  }
+}
+
+/** `cc ingest --file` in a process of its own: seconds, peak RSS (MB) and its last stdout line. */
+async function cliIngest(ctx: BenchContext, file: string): Promise<{ seconds: number; rssMb: number; said: string }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/src/billing-ingest/cli.ts', 'ingest', '--customer', BENCH_ACCOUNT.customerId, '--billing-account', BENCH_ACCOUNT.billingAccountId, '--file', file], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: ctx.config.DATABASE_URL, REDIS_URL: ctx.config.REDIS_URL, QUEUE_PREFIX: ctx.config.QUEUE_PREFIX },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c) => (out += c));
+  child.stderr.on('data', (c) => (err = (err + c).slice(-4000)));
+  let peakKb = 0;
+  const poll = setInterval(() => {
+    readFile(`/proc/${child.pid}/status`, 'utf8')
+      .then((s) => (peakKb = Math.max(peakKb, Number(/VmHWM:\s+(\d+)/.exec(s)?.[1] ?? 0))))
+      .catch(() => undefined);
+  }, 50);
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  clearInterval(poll);
+  if (code !== 0) throw new Error(`cc ingest ${file} exited ${code}: ${err}`);
+  return { seconds: (performance.now() - started) / 1000, rssMb: peakKb / 1024, said: out.split('\n')[0] };
+}
+
+export async function fileIngestBench(ctx: BenchContext): Promise<void> {
+  const rows = Number(process.env.BENCH_FILE_ROWS ?? 5_000_000);
+  const dir = await mkdtemp(join(tmpdir(), 'cc-bench-files-'));
+  try {
+    const wide = join(dir, 'focus-wide.csv');
+    const narrow = join(dir, 'focus-narrow.csv');
+    await writeFocusCsv(wide, rows, null);
+    await writeFocusCsv(narrow, rows, NARROW_COLUMNS);
+    await pipeline(createReadStream(wide), createGzip(), createWriteStream(`${wide}.gz`));
+    await csvToParquet(wide, join(dir, 'focus-wide.parquet'));
+    console.log(`rows per file             ${fmt(rows)}`);
+    const cases: [string, string, string, boolean][] = [
+      ['CSV wide (44 columns)', wide, wide, false],
+      ['CSV narrow (17 columns)', narrow, narrow, false],
+      ['gzip CSV wide', `${wide}.gz`, wide, true],
+      ['Parquet wide (snappy)', join(dir, 'focus-wide.parquet'), wide, false],
+    ];
+    for (const [name, file, csv, gzip] of cases) {
+      const raw = await rawCopy(ctx, csv, gzip);
+      const cli = await cliIngest(ctx, file);
+      console.log(`${name}`);
+      console.log(`  raw COPY, unindexed     ${fmt(raw, 2)} s   ${fmt(rows / raw)} rows/s`);
+      console.log(`  cc ingest (CLI)         ${fmt(cli.seconds, 2)} s   ${fmt(rows / cli.seconds)} rows/s   peak RSS ${fmt(cli.rssMb)} MB   (${cli.said})`);
+      console.log(`  ingest / raw COPY       ${fmt(raw / cli.seconds, 2)} × the raw rate`);
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1]?.endsWith('file-ingest.bench.ts')) {
+  const { benchContext } = await import('./context.ts');
+  const ctx = await benchContext();
+  try {
+    await fileIngestBench(ctx);
+  } finally {
+    await ctx.close();
+  }
+}

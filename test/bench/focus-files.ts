@@ -1,0 +1,51 @@
+/**
+ * FOCUS 1.0 files for the file-ingest benchmark, made from the real FOCUS sample's rows: a wide file (every column
+ * of the sample, Tags as JSON) and a narrow one (17 columns). Each row varies the resource, its tags and its SKU so
+ * the rollups see many lines per day; the dates stay the sample's (one billing period).
+ */
+import { createWriteStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { once } from 'node:events';
+import { parse } from 'csv-parse/sync';
+
+export const FOCUS_SAMPLE = 'infra/data/focus-1.0/focus_sample.csv';
+
+export const NARROW_COLUMNS = [
+  'BilledCost', 'BillingCurrency', 'BillingPeriodStart', 'BillingPeriodEnd', 'ChargeCategory', 'ChargeClass', 'ChargePeriodStart',
+  'ChargePeriodEnd', 'EffectiveCost', 'ProviderName', 'ResourceId', 'ServiceName', 'SkuId', 'SubAccountId', 'SubAccountName', 'RegionId', 'Tags',
+];
+
+const quote = (v: string | null) => (v === null ? 'NULL' : `"${v.replace(/"/g, '""')}"`);
+
+/** Writes `rows` data rows to `path`; `columns` null: every column of the sample. Returns the header. */
+export async function writeFocusCsv(path: string, rows: number, columns: string[] | null): Promise<string[]> {
+  const records = parse(await readFile(FOCUS_SAMPLE), { bom: true, cast: (v, ctx) => (!ctx.quoting && v === 'NULL' ? null : v) }) as (string | null)[][];
+  const [sampleHeader, ...sample] = records as [string[], ...(string | null)[][]];
+  const header = columns ?? sampleHeader;
+  const idx = header.map((c) => sampleHeader.indexOf(c));
+  const at = (name: string) => header.indexOf(name);
+  const [resource, tags, sku] = [at('ResourceId'), at('Tags'), at('SkuId')];
+  const out = createWriteStream(path);
+  let chunk = `${header.map(quote).join(',')}\n`;
+  for (let i = 0; i < rows; i++) {
+    const base = sample[i % sample.length];
+    const k = Math.floor(i / sample.length);
+    const row = idx.map((j) => (j < 0 ? null : base[j]));
+    row[resource] = `${base[sampleHeader.indexOf('ResourceId')] ?? 'res'}/${k % 5000}`;
+    row[tags] = JSON.stringify({ team: `t${k % 20}`, env: k % 3 === 0 ? 'prod' : 'dev', 'cost-center': `cc-${k % 7}` });
+    row[sku] = `${base[sampleHeader.indexOf('SkuId')] ?? 'sku'}-${k % 40}`;
+    chunk += `${row.map(quote).join(',')}\n`;
+    if (chunk.length > 1 << 20) {
+      if (!out.write(chunk)) await once(out, 'drain');
+      chunk = '';
+    }
+  }
+  out.end(chunk);
+  await once(out, 'finish');
+  return header;
+}
+
+if (process.argv[1]?.endsWith('focus-files.ts')) {
+  const [path, n, kind] = process.argv.slice(2);
+  await writeFocusCsv(path, Number(n), kind === 'narrow' ? NARROW_COLUMNS : null);
+}
