@@ -4,7 +4,7 @@
  * Storage: loaded, then skipped while unchanged, reloaded when the delivery is rewritten.
  */
 import t from 'tap';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -47,4 +47,13 @@ t.test('local folder adapters read the AWS and Azure layouts', async (t) => {
   await put(`acme-cur/${awsKey}`, gzipSync(focusCsv('AWS', '2026-09', [['2026-09-10', '13.00']])));
   t.match(await syncExportAccount(deps, ACME), { loaded: [{ period: '2026-09' }] }, 'a rewritten file is a new delivery');
   t.same(await spendOf(pool, ACME.billing_account_id, 'aws', '2026-09'), { lines: '13.000000000000', daily: '13.000000000000' });
+
+  // a Parquet part (Azure writes snappy Parquet) is handed to the file ingest as it came: the FOCUS sample, September 2024
+  const parquet = await readFile(new URL('../fixtures/focus-parquet/focus_sample.snappy.parquet', import.meta.url));
+  const run2 = 'cost/globex/20240901-20240930/run-2';
+  await put(`exports/${run2}/part_0_0001.snappy.parquet`, parquet);
+  await put(`exports/${run2}/manifest.json`, JSON.stringify({ blobs: [{ blobName: `${run2}/part_0_0001.snappy.parquet` }] }));
+  const loaded = await syncExportAccount(deps, GLOBEX);
+  t.match(loaded.loaded, [{ period: '2024-09' }], 'the Parquet run is loaded');
+  t.ok((loaded.loaded[0]?.rows ?? 0) > 0);
 });
