@@ -12,6 +12,9 @@ const PUBLIC_ENTRY_POINTS = [
   '^workers/src/[^/]+/index[.]ts$', // each workers module's front door, e.g. billing-ingest/index.ts (ingest, CLI, demo sources)
 ];
 
+/** Client libraries of external systems: only their adapters (shared/src/adapters/<system>/) import them. */
+const VENDOR_CLIENTS = '(^|/)node_modules/(@types/)?(googleapis|@googleapis/[^/]+|@google-cloud/[^/]+|google-auth-library|@aws-sdk/[^/]+|@azure/[^/]+|nodemailer|smtp-server|mailparser)/';
+
 module.exports = {
   forbidden: [
     {
@@ -87,6 +90,29 @@ module.exports = {
       to: { path: '^api/src/routes/' },
     },
     {
+      name: 'vendor-clients-only-in-adapters',
+      comment:
+        'A client library of an external system (Google, AWS, Azure, SMTP) is used only by that system\'s adapter in shared/src/adapters/<system>/; the rest of the code sees the port (shared/src/ports/) and gets the adapter from its from-config.ts. BigQuery in workers/src/billing-ingest/sources/ waits for its move to shared/src/adapters/.',
+      severity: 'error',
+      from: { path: '^(api|workers|shared|web|infra)/', pathNot: ['^shared/src/adapters/', '^workers/src/billing-ingest/sources/(bigquery|from-config)[.]ts$'] },
+      to: { path: VENDOR_CLIENTS },
+    },
+    {
+      name: 'adapters-through-from-config',
+      comment:
+        'Outside its own folder an adapter is reached through its from-config.ts (the one place a setting picks local or real) and the port\'s types; its local/real files are imported directly only by their own folder and by tests.',
+      severity: 'error',
+      from: { path: '^(api|workers|shared|web|infra)/', pathNot: ['^shared/src/adapters/', '[.]test[.]ts$'] },
+      to: { path: '^shared/src/adapters/[^/]+/', pathNot: '/from-config[.]ts$' },
+    },
+    {
+      name: 'adapter-reaches-other-adapters-through-from-config',
+      comment: 'One adapter uses another system the way the rest of the code does: through that system\'s from-config.ts.',
+      severity: 'error',
+      from: { path: '^shared/src/adapters/([^/]+)/', pathNot: '[.]test[.]ts$' },
+      to: { path: '^shared/src/adapters/[^/]+/', pathNot: ['^shared/src/adapters/$1/', '/from-config[.]ts$'] },
+    },
+    {
       name: 'infra-uses-public-entry-points',
       comment: `infra/ may use an app only through its public entry points: ${PUBLIC_ENTRY_POINTS.join(' ')}`,
       severity: 'error',
@@ -96,7 +122,8 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)(node_modules|dist)/' },
+    // node_modules is not followed but stays in the graph: vendor-clients-only-in-adapters needs to see who imports a client.
+    exclude: { path: '^(api|workers|shared|web|infra)/dist/' },
     // Type-only imports count too: they load nothing at run time, but they tie the modules together all the
     // same (a change to one re-checks the other, and a reader follows them both ways).
     tsPreCompilationDeps: true,

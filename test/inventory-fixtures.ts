@@ -1,8 +1,8 @@
 /** Shared set-up of the inventory tests: billed projects, and the real source wired to the Cloud Asset and Recommender fakes. */
 import { OAuth2Client } from 'google-auth-library';
 import type { Pool } from '@cc/shared/db/pool.ts';
-import { localCloudProjects } from '@cc/shared/admin/cloud-projects-local.ts';
-import { dbScanCache, realInventorySource } from '../workers/src/adapters/inventory/real.ts';
+import { localCloudProjects } from '@cc/shared/adapters/cloud-projects/local.ts';
+import { dbScanCache, realInventorySource } from '@cc/shared/adapters/inventory/real.ts';
 import { fakeAsset, startFakeCloudAsset, type FakeAsset } from './fakes/cloud-asset-server.ts';
 import { fakeRecommendation, startFakeRecommender } from './fakes/recommender-server.ts';
 

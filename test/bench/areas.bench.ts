@@ -13,7 +13,7 @@ import { asActor, insertLicense } from '@cc/shared/db/licenses/licenses.ts';
 import { withTransaction } from '@cc/shared/db/pool.ts';
 import { buildApp } from '../../api/src/app.ts';
 import { DEMO_PASSWORD } from '../../infra/scripts/seed.ts';
-import { localEstate } from '../../workers/src/adapters/inventory/local-estate.ts';
+import { localEstate } from '@cc/shared/adapters/inventory/local-estate.ts';
 import { fmt, type BenchContext } from './context.ts';
 
 interface Line {

@@ -4,7 +4,7 @@
  */
 import t from 'tap';
 import { chromium } from 'playwright-core';
-import { localInventorySource } from '../../workers/src/adapters/inventory/local.ts';
+import { localInventorySource } from '@cc/shared/adapters/inventory/local.ts';
 import { syncInventory } from '../../workers/src/inventory/sync.ts';
 import { billProjects } from '../inventory-fixtures.ts';
 import { CHROMIUM_ARGS, SCREENSHOT_DIR, signIn, startProduct } from './harness.ts';

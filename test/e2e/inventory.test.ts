@@ -8,7 +8,7 @@ import t from 'tap';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { listGraphAssets, listInventoryAssets, listInventoryRecommendations } from '@cc/shared/db/inventory/read.ts';
 import { buildInventoryGraph } from '@cc/shared/inventory/graph.ts';
-import { localInventorySource } from '../../workers/src/adapters/inventory/local.ts';
+import { localInventorySource } from '@cc/shared/adapters/inventory/local.ts';
 import { syncInventory } from '../../workers/src/inventory/sync.ts';
 import { billProjects } from '../inventory-fixtures.ts';
 import { CHROMIUM_ARGS, SCREENSHOT_DIR, signIn, startProduct } from './harness.ts';

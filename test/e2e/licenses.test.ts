@@ -6,7 +6,7 @@
  */
 import t from 'tap';
 import type { Page } from 'playwright-core';
-import { localWorkspace } from '@cc/shared/workspace/local.ts';
+import { localWorkspace } from '@cc/shared/adapters/workspace/local.ts';
 import { buildHandlers } from '../../workers/src/handlers.ts';
 import { startWorkers } from '../../workers/src/worker-host.ts';
 import { REDIS_URL } from '../db.ts';

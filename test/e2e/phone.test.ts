@@ -4,7 +4,7 @@
  * at 390, 768 and 1440 px wide: test-results/screenshots/tour-<user>-<route>-<width>.png.
  */
 import t from 'tap';
-import { localInventorySource } from '../../workers/src/adapters/inventory/local.ts';
+import { localInventorySource } from '@cc/shared/adapters/inventory/local.ts';
 import { syncInventory } from '../../workers/src/inventory/sync.ts';
 import { billProjects } from '../inventory-fixtures.ts';
 import { signIn, startProduct, SCREENSHOT_DIR } from './harness.ts';

@@ -9,7 +9,7 @@ import t, { type Test } from 'tap';
 import type { Page } from 'playwright-core';
 import { countLocalCloud, insertLocalProject } from '@cc/shared/db/local-cloud.ts';
 import { buildHandlers } from '../../workers/src/handlers.ts';
-import { localProvisioning } from '../../workers/src/adapters/provisioning/local.ts';
+import { localProvisioning } from '@cc/shared/adapters/provisioning/local.ts';
 import { startLocalSmtpServer } from '@cc/shared/adapters/mail/local-smtp-server.ts';
 import { smtpMailer } from '@cc/shared/adapters/mail/smtp-mailer.ts';
 import { startWorkers } from '../../workers/src/worker-host.ts';

@@ -14,7 +14,7 @@ import { runIngest } from '../../workers/src/billing-ingest/ingest.ts';
 import { buildHandlers } from '../../workers/src/handlers.ts';
 import { startWorkers } from '../../workers/src/worker-host.ts';
 import { localMonitoringService } from '@cc/shared/adapters/monitoring/local.ts';
-import { cloudProjectsFromConfig } from '../../workers/src/adapters/cloud-projects.ts';
+import { cloudProjectsFromConfig } from '@cc/shared/adapters/cloud-projects/from-config.ts';
 import { REDIS_URL } from '../db.ts';
 import { SCREENSHOT_DIR, signIn, startProduct } from './harness.ts';
 

@@ -9,10 +9,10 @@ import { readFile } from 'node:fs/promises';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { REDIS_URL } from '../db.ts';
 import { bearer, login } from '../helper.ts';
-import { localAttachmentStore } from '@cc/shared/ports/attachment-store.ts';
+import { localAttachmentStore } from '@cc/shared/adapters/attachment-store/local.ts';
 import { buildHandlers } from '../../workers/src/handlers.ts';
 import { startWorkers } from '../../workers/src/worker-host.ts';
-import { localTicketSystem } from '../../workers/src/adapters/jira/local.ts';
+import { localTicketSystem } from '@cc/shared/adapters/jira/local.ts';
 import { startProduct, signIn, SCREENSHOT_DIR } from './harness.ts';
 
 const ALICE = 'alice@acme.example';

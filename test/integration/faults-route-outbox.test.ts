@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { build, login, bearer } from '../helper.ts';
 import { privateRedis, sleep, startWorkerProcess, waitFor } from '../faults.ts';
 import { buildHandlers } from '../../workers/src/handlers.ts';
-import { localProvisioning } from '../../workers/src/adapters/provisioning/local.ts';
+import { localProvisioning } from '@cc/shared/adapters/provisioning/local.ts';
 import type { JobFor } from '@cc/shared/queues.ts';
 
 const PROJECT = { customer_id: 'acme-corp', bu: 'retail', product: 'webshop', env: 'dev', owner_value: 'alice', template_name: 'Standard analytics project' };

@@ -1,7 +1,7 @@
 /** The real inventory source (official Cloud Asset and Recommender clients over REST) against in-process fakes. */
 import t from 'tap';
 import { InventorySourceError } from '@cc/shared/ports/inventory.ts';
-import { INVENTORY_ASSET_TYPES } from '../../workers/src/adapters/inventory/cloud-asset.ts';
+import { INVENTORY_ASSET_TYPES } from '@cc/shared/adapters/inventory/cloud-asset.ts';
 import { testEnv } from '../helper.ts';
 import { ACME, IAM_PARENT, MACHINE_TYPE_PARENT, realSetup } from '../inventory-fixtures.ts';
 

@@ -4,7 +4,7 @@ import { gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { encodeNodeId } from '@cc/shared/inventory/graph.ts';
 import { failSyncRun, replaceSnapshot, startSyncRun } from '@cc/shared/db/inventory/snapshot.ts';
-import { localInventorySource } from '../../workers/src/adapters/inventory/local.ts';
+import { localInventorySource } from '@cc/shared/adapters/inventory/local.ts';
 import { syncInventory } from '../../workers/src/inventory/sync.ts';
 import { build, login, bearer } from '../helper.ts';
 import { billProjects } from '../inventory-fixtures.ts';

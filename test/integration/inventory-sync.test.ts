@@ -3,7 +3,7 @@ import t from 'tap';
 import { assetHistory, findAssetByNodeId, listGraphAssets, listInventoryAssets, listInventoryRecommendations } from '@cc/shared/db/inventory/read.ts';
 import { latestSyncRun } from '@cc/shared/db/inventory/snapshot.ts';
 import { buildInventoryGraph, encodeNodeId } from '@cc/shared/inventory/graph.ts';
-import { localInventorySource } from '../../workers/src/adapters/inventory/local.ts';
+import { localInventorySource } from '@cc/shared/adapters/inventory/local.ts';
 import { syncInventory } from '../../workers/src/inventory/sync.ts';
 import { fakeAsset } from '../fakes/cloud-asset-server.ts';
 import { testEnv } from '../helper.ts';

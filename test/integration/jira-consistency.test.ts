@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { takeViolations } from '../fakes/spec-violations.ts';
 import { startFakeJira } from '../fakes/jira-server.ts';
-import { jiraCloudTicketSystem, parsePriorityMap } from '../../workers/src/adapters/jira/cloud.ts';
-import { pullChanges, syncTicket, type TicketSyncDeps } from '../../workers/src/adapters/jira/sync.ts';
-import { localAttachmentStore } from '@cc/shared/ports/attachment-store.ts';
+import { jiraCloudTicketSystem, parsePriorityMap } from '@cc/shared/adapters/jira/real.ts';
+import { pullChanges, syncTicket, type TicketSyncDeps } from '../../workers/src/tickets/sync.ts';
+import { localAttachmentStore } from '@cc/shared/adapters/attachment-store/local.ts';
 import { build, login, bearer } from '../helper.ts';
 import { raise } from '../fakes/tickets-client.ts';
 

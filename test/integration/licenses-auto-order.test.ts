@@ -8,7 +8,7 @@ import { createProducer } from '@cc/shared/producer.ts';
 import { findLicense, insertLicense } from '@cc/shared/db/licenses/licenses.ts';
 import { insertOrder, listOrders, setOrderStatus } from '@cc/shared/db/licenses/orders.ts';
 import { listHistory } from '@cc/shared/db/licenses/history.ts';
-import { localWorkspace } from '@cc/shared/workspace/local.ts';
+import { localWorkspace } from '@cc/shared/adapters/workspace/local.ts';
 import { buildHandlers } from '../../workers/src/handlers.ts';
 import type { JobFor } from '@cc/shared/queues.ts';
 import { testEnv } from '../helper.ts';

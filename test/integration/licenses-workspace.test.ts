@@ -1,8 +1,8 @@
 /** The Workspace adapters: the real one against a fake Reseller + License Manager, the local tenant by the calendar. */
 import t, { type Test } from 'tap';
 import { auth as googleAuth } from 'googleapis/build/src/apis/reseller/index.js';
-import { googleWorkspace } from '@cc/shared/workspace/google.ts';
-import { localWorkspace, usedOn } from '@cc/shared/workspace/local.ts';
+import { googleWorkspace } from '@cc/shared/adapters/workspace/real.ts';
+import { localWorkspace, usedOn } from '@cc/shared/adapters/workspace/local.ts';
 import { WorkspaceError } from '@cc/shared/ports/workspace.ts';
 import { licensing } from 'googleapis/build/src/apis/licensing/index.js';
 import { addSubscription, customerIdOf, startFakeWorkspace } from '../fakes/workspace-server.ts';

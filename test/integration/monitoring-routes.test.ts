@@ -12,7 +12,7 @@ import { buildHandlers } from '../../workers/src/handlers.ts';
 import { startWorkers } from '../../workers/src/worker-host.ts';
 import { localMonitoringService } from '@cc/shared/adapters/monitoring/local.ts';
 import { grafanaMonitoringService } from '@cc/shared/adapters/monitoring/real.ts';
-import { cloudProjectsFromConfig } from '../../workers/src/adapters/cloud-projects.ts';
+import { cloudProjectsFromConfig } from '@cc/shared/adapters/cloud-projects/from-config.ts';
 import type { MonitoringService } from '@cc/shared/ports/monitoring.ts';
 import { startFakeGrafana } from '../fakes/grafana-server.ts';
 import { build, login, bearer } from '../helper.ts';

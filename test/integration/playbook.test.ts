@@ -4,7 +4,7 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { auth as googleAuth } from '@googleapis/drive';
-import { drivePlaybook } from '@cc/shared/playbook/drive.ts';
+import { drivePlaybook } from '@cc/shared/adapters/playbook/real.ts';
 import { startFakeDrive } from '../fakes/drive-server.ts';
 import { build, login, bearer } from '../helper.ts';
 

@@ -8,7 +8,7 @@ import { findCustomer } from '@cc/shared/db/customers.ts';
 import { approveProjectRequests, createProjectRequest, findProjectRequest } from '@cc/shared/db/provisioning.ts';
 import { REQUEST_LABEL, checkNewProject, type ProjectTemplate } from '@cc/shared/provisioning/rules.ts';
 import type { Pool } from '@cc/shared/db/pool.ts';
-import { googleProvisioning, type GoogleClientOptions } from '../../workers/src/adapters/provisioning/google.ts';
+import { googleProvisioning, type GoogleClientOptions } from '@cc/shared/adapters/provisioning/real.ts';
 import { runProvisioning, type ProvisioningDeps } from '../../workers/src/provisioning/run-chain.ts';
 import { startFakeGcpProvisioning, type FakeGcpProvisioning } from '../fakes/gcp-provisioning-server.ts';
 import { saveRates } from '@cc/shared/db/fx-rates.ts';

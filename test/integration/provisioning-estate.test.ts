@@ -6,8 +6,8 @@ import t from 'tap';
 import { approveProjectRequests, createProjectRequest, findProvisioningChoices, listProvisionedForBilling } from '@cc/shared/db/provisioning.ts';
 import { checkNewProject, type ProjectTemplate } from '@cc/shared/provisioning/rules.ts';
 import { runProvisioning } from '../../workers/src/provisioning/run-chain.ts';
-import { localProvisioning } from '../../workers/src/adapters/provisioning/local.ts';
-import { localInventorySource } from '../../workers/src/adapters/inventory/local.ts';
+import { localProvisioning } from '@cc/shared/adapters/provisioning/local.ts';
+import { localInventorySource } from '@cc/shared/adapters/inventory/local.ts';
 import { ingestCommand } from '../../workers/src/billing-ingest/command.ts';
 import { testEnv } from '../helper.ts';
 

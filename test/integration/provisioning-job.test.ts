@@ -9,7 +9,7 @@ import { countLocalCloud } from '@cc/shared/db/local-cloud.ts';
 import { listProvisionedProjects } from '@cc/shared/db/provisioning.ts';
 import { buildHandlers } from '../../workers/src/handlers.ts';
 import { startWorkers } from '../../workers/src/worker-host.ts';
-import { localProvisioning } from '../../workers/src/adapters/provisioning/local.ts';
+import { localProvisioning } from '@cc/shared/adapters/provisioning/local.ts';
 import { REDIS_URL } from '../db.ts';
 import { build, login, bearer } from '../helper.ts';
 
@@ -67,6 +67,8 @@ t.test('approved requests are created by the worker on the local cloud and end A
     ['acme-retail-webshop-dev', 'Active', null, null],
     ['acme-retail-webshop-prod', 'Active', null, null],
   ]);
+  const listed = (await app.inject({ method: 'GET', url: '/v1/projectprovisioning/acme-corp/', headers: bearer(alice) })).json() as { budget_note: string | null }[];
+  t.same(listed.map((r) => r.budget_note), ['1000 EUR a month', '1000 EUR a month'], 'each request says how its budget was set (the local accounts are in EUR)');
   for (const [i, env] of ['dev', 'prod'].entries()) {
     const project = `acme-retail-webshop-${env}`;
     t.same(await countLocalCloud(app.env.pool, project), { projects: 1, budgets: 1, billing_links: 1, quotas: 2, owners: ['user:alice@acme.example'] }, project);

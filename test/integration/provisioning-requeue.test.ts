@@ -10,7 +10,7 @@ import { createProducer } from '@cc/shared/producer.ts';
 import { requeueStalledProvisioning } from '@cc/shared/provisioning/requeue.ts';
 import { buildHandlers } from '../../workers/src/handlers.ts';
 import { startWorkers } from '../../workers/src/worker-host.ts';
-import { localProvisioning } from '../../workers/src/adapters/provisioning/local.ts';
+import { localProvisioning } from '@cc/shared/adapters/provisioning/local.ts';
 import { REDIS_URL } from '../db.ts';
 import { build, login, bearer, testEnv } from '../helper.ts';
 

@@ -3,7 +3,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gcsAttachmentStore } from '@cc/shared/ports/attachment-store.ts';
+import { gcsAttachmentStore } from '@cc/shared/adapters/attachment-store/real.ts';
 import { startFakeGcs } from '../fakes/gcs-server.ts';
 import { build, login, bearer } from '../helper.ts';
 import { raise } from '../fakes/tickets-client.ts';

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { build, login, bearer } from '../helper.ts';
 import { raise, upload } from '../fakes/tickets-client.ts';
 import { PNG } from '../fakes/files.ts';
-import { localTicketSystem } from '../../workers/src/adapters/jira/local.ts';
-import { syncTicket } from '../../workers/src/adapters/jira/sync.ts';
-import { localAttachmentStore } from '@cc/shared/ports/attachment-store.ts';
+import { localTicketSystem } from '@cc/shared/adapters/jira/local.ts';
+import { syncTicket } from '../../workers/src/tickets/sync.ts';
+import { localAttachmentStore } from '@cc/shared/adapters/attachment-store/local.ts';
 
 t.test("a customer can never read or change another customer's ticket, whatever key is sent", async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'cc-attach-'));

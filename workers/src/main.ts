@@ -9,15 +9,16 @@ import { redisOutage } from '@cc/shared/redis.ts';
 import { buildHandlers } from './handlers.ts';
 import { startWorkers } from './worker-host.ts';
 import { mailerFromConfig } from '@cc/shared/adapters/mail/from-config.ts';
-import { attachmentReaderFromConfig, ticketSystemFromConfig } from './adapters/jira/from-config.ts';
-import { workspaceFromConfig } from '@cc/shared/workspace/from-config.ts';
+import { ticketSystemFromConfig } from '@cc/shared/adapters/jira/from-config.ts';
+import { attachmentStoreFromConfig } from '@cc/shared/adapters/attachment-store/from-config.ts';
+import { workspaceFromConfig } from '@cc/shared/adapters/workspace/from-config.ts';
 import { billingSourcesFromConfig } from './billing-ingest/sources/from-config.ts';
 import { secretBoxFromConfig } from '@cc/shared/secrets-key.ts';
 import { exportStoresFromConfig } from '@cc/shared/adapters/billing-exports-from-config.ts';
 import { monitoringServiceFromConfig } from '@cc/shared/adapters/monitoring/from-config.ts';
-import { cloudProjectsFromConfig } from './adapters/cloud-projects.ts';
-import { cloudProvisioningFromConfig, provisioningSettingsFromConfig } from './adapters/provisioning/from-config.ts';
-import { inventorySourceFromConfig } from './adapters/inventory/from-config.ts';
+import { cloudProjectsFromConfig } from '@cc/shared/adapters/cloud-projects/from-config.ts';
+import { cloudProvisioningFromConfig, provisioningSettingsFromConfig } from '@cc/shared/adapters/provisioning/from-config.ts';
+import { inventorySourceFromConfig } from '@cc/shared/adapters/inventory/from-config.ts';
 import { fxRatesFromConfig } from '@cc/shared/adapters/fx-rates/from-config.ts';
 import { requeueStalledProvisioning } from '@cc/shared/provisioning/requeue.ts';
 import { durableEnqueue } from '@cc/shared/outbox.ts';
@@ -65,7 +66,7 @@ const host = await startWorkers({
     nightlyIngest: { days: config.NIGHTLY_INGEST_DAYS, closeDay: config.NIGHTLY_INGEST_CLOSE_DAY },
     errorLogRetentionDays: config.ERROR_LOG_RETENTION_DAYS,
     ticketSystem: ticketSystemFromConfig(config, pool),
-    attachmentStore: attachmentReaderFromConfig(config),
+    attachmentStore: attachmentStoreFromConfig(config),
     monitoringService: monitoringServiceFromConfig(config),
     secretBox: secretBoxFromConfig(config),
     cloudProjects: cloudProjectsFromConfig(config, pool),

@@ -1,7 +1,7 @@
 /**
  * Port: the documents of a customer's playbook folder (spec 001 §2.11). `real` lists a Google Drive folder
- * (shared/src/playbook/drive.ts) and previews by the file's webViewLink; `local` lists a folder on disk and the api
- * serves the file itself (shared/src/playbook/local.ts).
+ * (shared/src/adapters/playbook/real.ts) and previews by the file's webViewLink; `local` lists a folder on disk and the api
+ * serves the file itself (shared/src/adapters/playbook/local.ts).
  */
 export interface PlaybookFile {
   id: string;

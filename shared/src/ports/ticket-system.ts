@@ -1,6 +1,6 @@
 /**
- * Port of the ticket system of record: Jira Cloud (workers/src/adapters/jira/cloud.ts) or the local ticket
- * system in PostgreSQL (workers/src/adapters/jira/local.ts). Only the ticket-sync job calls it; the screens read
+ * Port of the ticket system of record: Jira Cloud (shared/src/adapters/jira/real.ts) or the local ticket
+ * system in PostgreSQL (shared/src/adapters/jira/local.ts). Only the ticket-sync job calls it; the screens read
  * the local `ticket` rows it keeps current.
  *
  * Every write is safe to repeat after a crash between "done there" and "recorded here": issues are found again by

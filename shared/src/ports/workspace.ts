@@ -1,7 +1,7 @@
 /**
  * Port: a customer's Google Workspace seats. `real` asks the Reseller API (subscriptions, seats) and the
- * Enterprise License Manager (assignments) through `googleapis` (shared/src/workspace/google.ts); `local` keeps a
- * tenant per domain in PostgreSQL whose usage moves day by day (shared/src/workspace/local.ts).
+ * Enterprise License Manager (assignments) through `googleapis` (shared/src/adapters/workspace/real.ts); `local` keeps a
+ * tenant per domain in PostgreSQL whose usage moves day by day (shared/src/adapters/workspace/local.ts).
  *
  * A domain is named by its primary domain name (both APIs take it as customerId) and a subscription by its SKU:
  * Google's subscriptionId changes when a subscription is updated, so nothing here keys on it.

@@ -2,11 +2,11 @@ import { UnrecoverableError } from 'bullmq';
 import type { JobFor } from '@cc/shared/queues.ts';
 import { markSyncFailed } from '@cc/shared/db/tickets/sync.ts';
 import type { DepsOf } from '../deps.ts';
-import { CreateNotSettled, pullChanges, pullIssue, syncTicket, type TicketSyncDeps } from '../adapters/jira/sync.ts';
+import { CreateNotSettled, pullChanges, pullIssue, syncTicket, type TicketSyncDeps } from '../tickets/sync.ts';
 
 /**
  * ticket.sync: writes local ticket changes through to the system of record and pulls its changes back
- * (see adapters/jira/sync.ts).
+ * (see tickets/sync.ts).
  */
 export function ticketSyncHandler(deps: DepsOf<'ticket-sync'>) {
   const sync: TicketSyncDeps = { pool: deps.pool, system: deps.ticketSystem, store: deps.attachmentStore };

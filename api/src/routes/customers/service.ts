@@ -5,13 +5,13 @@ import { parseProjectIds, serviceAccountScript } from '@cc/shared/admin/service-
 import { CustomerParams, ScriptAnswer, ScriptRequest, ServiceAccessAnswer } from '@cc/shared/schemas/admin.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import { errors } from '../../errors.ts';
-import { cloudProjectsFor } from '../../customers/cloud-projects.ts';
+import { cloudProjectsFromConfig } from '@cc/shared/adapters/cloud-projects/from-config.ts';
 
 const NO_SERVICE_ACCOUNT = 'This customer has no service account';
 
 /** Advanced Settings (spec 001 §2.4): granted GCP projects, and the grant / revoke script generator. */
 const serviceAccess: FastifyPluginAsyncTypebox = async (app) => {
-  const projects = cloudProjectsFor(app);
+  const projects = cloudProjectsFromConfig(app.config, app.pg);
 
   async function withServiceAccount(customerId: string) {
     const customer = await findCustomerRecord(app.pg, customerId);

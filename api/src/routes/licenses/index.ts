@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { listLicenses } from '@cc/shared/db/licenses/licenses.ts';
 import { listOrders } from '@cc/shared/db/licenses/orders.ts';
 import { listHistory } from '@cc/shared/db/licenses/history.ts';
-import { workspaceFromConfig } from '@cc/shared/workspace/from-config.ts';
+import { workspaceFromConfig } from '@cc/shared/adapters/workspace/from-config.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import { CustomerParams, DayRangeQuery, DomainParams, HistoryList, HistoryParams, LicenseList, LicenseOrderList } from '@cc/shared/schemas/licenses.ts';
 import { errors } from '../../errors.ts';

@@ -16,7 +16,7 @@ import {
 import type { MonitoringAction } from '@cc/shared/db/monitoring.ts';
 import { errors } from '../../errors.ts';
 import { monitoringJobs, MonitoringRunError } from '../../monitoring/run-job.ts';
-import { cloudProjectsFor } from '../../customers/cloud-projects.ts';
+import { cloudProjectsFromConfig } from '@cc/shared/adapters/cloud-projects/from-config.ts';
 import { refuseViewer, viewerRestriction } from '../../viewer-restriction.ts';
 
 /** Grafana's dashboards show the customer's every project: no project-label filter can narrow them. */
@@ -32,7 +32,7 @@ const runErrors = { 502: ErrorBody, 503: ErrorBody, 504: ErrorBody };
 const monitoring: FastifyPluginAsyncTypebox = async (app) => {
   // Built at start: a missing or unreadable key stops the api here, not at the first click.
   const box = secretBoxFromConfig(app.config);
-  const projects = cloudProjectsFor(app);
+  const projects = cloudProjectsFromConfig(app.config, app.pg);
   const jobs = monitoringJobs(app.producers, { redisUrl: app.config.REDIS_URL, prefix: app.config.QUEUE_PREFIX });
   app.addHook('onClose', () => jobs.close());
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { TenantCustomer } from '@cc/shared/db/customers.ts';
-import { playbookFromConfig } from '@cc/shared/playbook/from-config.ts';
+import { playbookFromConfig } from '@cc/shared/adapters/playbook/from-config.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import { CustomerParams, PlaybookDocParams, PlaybookList } from '@cc/shared/schemas/licenses.ts';
 import { errors } from '../../errors.ts';

@@ -1,6 +1,6 @@
 /**
  * The local Workspace tenant's store (WORKSPACE=local): the subscriptions Google would hold per domain. Only
- * shared/src/workspace/local.ts reads and writes here.
+ * shared/src/adapters/workspace/local.ts reads and writes here.
  */
 import type { Queryable } from '../pool.ts';
 import type { WorkspacePlan } from '../../ports/workspace.ts';
