@@ -35,12 +35,13 @@ t.test('licenses: create, auto order, approve, history; playbook preview', async
   await page.getByRole('link', { name: 'Workspace License' }).click();
   await page.getByRole('tab', { name: 'Existing' }).waitFor();
 
-  // Create: the spec's defaults first refuse (sku_id 0 'Must be above 0').
+  // Create: the SKU is chosen among the domain's subscriptions; a threshold of 0 is refused ('Must be above 0').
   await page.getByRole('button', { name: 'Create License' }).click();
   const dialog = page.getByRole('dialog', { name: 'Create License' });
+  await dialog.getByLabel('Threshold').fill('0');
   await dialog.getByRole('button', { name: 'Create' }).click();
   await dialog.getByText('Must be above 0').first().waitFor();
-  await dialog.getByLabel('SKU Id').fill(SKU);
+  await dialog.getByLabel('SKU Id').selectOption(SKU);
   await dialog.getByLabel('Threshold').fill('5');
   await dialog.getByRole('button', { name: 'Create' }).click();
   await page.getByText('License was successfully created!').waitFor();

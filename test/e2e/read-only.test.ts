@@ -18,7 +18,7 @@ t.test('read-only looks read-only; refusals say why', async (t) => {
   await alice.getByRole('link', { name: 'Workspace License' }).click();
   await alice.getByRole('button', { name: 'Create License' }).click();
   const dialog = alice.getByRole('dialog', { name: 'Create License' });
-  await dialog.getByLabel('SKU Id').fill(SKU);
+  await dialog.getByLabel('SKU Id').selectOption(SKU);
   await dialog.getByLabel('Threshold').fill('5');
   await dialog.getByRole('button', { name: 'Create' }).click();
   await alice.getByText('License was successfully created!').waitFor();

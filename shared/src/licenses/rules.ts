@@ -24,7 +24,12 @@ export const LICENSE_MESSAGES = {
 /** Spec 001 §9. */
 export const LICENSE_PAGE_SIZE = 10;
 export const LICENSE_PAGE_SIZES = [10, 50, 100] as const;
-export const CREATE_LICENSE_DEFAULTS = { sku_id: 0, threshold: 0, auto_order: false, new_order: 1 } as const;
+/**
+ * Spec 001 §5 gives threshold 0 as the default but refuses 0 on create ('Must be above 0'), so the form failed on its
+ * first submit: the threshold starts at 1 (auto order when one free seat is left); the rule and its text are the spec's.
+ * sku_id 0 stays only when the domain lists no subscription to choose (the dialog preselects the first one).
+ */
+export const CREATE_LICENSE_DEFAULTS = { sku_id: 0, threshold: 1, auto_order: false, new_order: 1 } as const;
 export const NEW_ORDER_DEFAULT = 1;
 export const COMMENT_MAX = 1000;
 

@@ -8,6 +8,7 @@ import { CustomerParams, DayRangeQuery, DomainParams, HistoryList, HistoryParams
 import { errors } from '../../errors.ts';
 import { licenseWrites } from './write.ts';
 import { licenseDecisions } from './decide.ts';
+import { licenseSubscriptions } from './subscriptions.ts';
 
 function checkRange(q: { start_date?: string; end_date?: string }) {
   if (q.start_date && q.end_date && q.start_date > q.end_date) throw new errors.badRequest('start_date must not be after end_date');
@@ -17,7 +18,8 @@ function checkRange(q: { start_date?: string; end_date?: string }) {
 /**
  * Google Workspace licenses (spec 001 §2.12, §7): `{domain}` is the customer's domain_name, admitted by the tenant
  * guard like a customer id; every route needs the customer's workspace_license flag (spec 001 §2.1, `feature`). Reads
- * here; changes in write.ts; an admin's decision on an order in decide.ts.
+ * here; the domain's subscriptions (Create License's SKU choice) in subscriptions.ts; changes in write.ts; an admin's
+ * decision on an order in decide.ts.
  */
 const licenses: FastifyPluginAsyncTypebox = async (app) => {
   const workspace = workspaceFromConfig(app.config, app.pg);
@@ -61,6 +63,7 @@ const licenses: FastifyPluginAsyncTypebox = async (app) => {
     async (req) => listHistory(app.pg, req.customer.customer_id, checkRange(req.query), req.params.with_orders === 'true'),
   );
 
+  await app.register(licenseSubscriptions, { workspace });
   await app.register(licenseWrites, { workspace });
   await app.register(licenseDecisions, { workspace });
 };

@@ -1,4 +1,5 @@
 import type { HistoryRecord, License, LicenseOrder } from '@cc/shared/schemas/licenses.ts';
+import type { WorkspaceSubscription } from '@cc/shared/schemas/workspace-subscriptions.ts';
 import { api } from '../../app/api.ts';
 
 const enc = encodeURIComponent;
@@ -10,11 +11,15 @@ export interface LicenseInput {
   new_order: string;
 }
 
-/** The seven license calls of spec 001 §7; {domain} is the customer's domain_name. */
+/** The seven license calls of spec 001 §7, and the domain's subscriptions to create a license for; {domain} is the customer's domain_name. */
 export const licensesApi = api.injectEndpoints({
   endpoints: (build) => ({
     getLicenses: build.query<License[], string>({
       query: (domain) => `/v1/licenses/${enc(domain)}`,
+      providesTags: [{ type: 'License', id: 'LIST' }],
+    }),
+    getSubscriptions: build.query<WorkspaceSubscription[], string>({
+      query: (domain) => `/v1/licenses/subscriptions/${enc(domain)}`,
       providesTags: [{ type: 'License', id: 'LIST' }],
     }),
     createLicense: build.mutation<License, { domain: string; license: LicenseInput }>({
@@ -46,6 +51,7 @@ export const licensesApi = api.injectEndpoints({
 
 export const {
   useGetLicensesQuery,
+  useGetSubscriptionsQuery,
   useCreateLicenseMutation,
   useUpdateLicenseMutation,
   usePlaceOrderMutation,
