@@ -1,6 +1,6 @@
 /**
  * The local cloud's store (PROVISIONING=local): projects, creation operations, billing links, budgets and quotas
- * as Google would keep them. Only workers/src/adapters/provisioning/local.ts writes here.
+ * as Google would keep them. Only shared/src/adapters/provisioning/local.ts writes here.
  */
 import type { Queryable } from './pool.ts';
 

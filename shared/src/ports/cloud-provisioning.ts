@@ -1,7 +1,7 @@
 /**
  * Port: the cloud calls of the project provisioning chain, one method per step. `real` speaks to
- * Google through the official clients (workers/src/adapters/provisioning/google.ts); `local` keeps a small cloud
- * in PostgreSQL (workers/src/adapters/provisioning/local.ts).
+ * Google through the official clients (shared/src/adapters/provisioning/real.ts); `local` keeps a small cloud
+ * in PostgreSQL (shared/src/adapters/provisioning/local.ts).
  *
  * Every method is idempotent: the worker may crash after the cloud did the work but before the step was
  * recorded, and then calls the same method again. A second call must find the first one's result instead of

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { attachmentStoreFromConfig, uploadSigningKey } from '../../attachments/store.ts';
+import { attachmentStoreFromConfig, uploadSigningKey } from '@cc/shared/adapters/attachment-store/from-config.ts';
 import { ticketReads } from './read.ts';
 import { ticketWrites } from './write.ts';
 import { ticketAttachments } from './attachments.ts';
