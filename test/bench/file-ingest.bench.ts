@@ -1,8 +1,8 @@
 /**
  * FOCUS file ingest end to end through the `cc ingest` CLI (its own process: read, parse, check, COPY, replace,
  * rollups), beside a raw COPY of the same rows into an unindexed all-text table measured in the same run, for a wide
- * CSV (every FOCUS column, Tags JSON), a narrow one (17 columns), the wide one gzipped and as Parquet (snappy). The
- * CLI's peak RSS is its VmHWM in /proc/<pid>/status, read until it exits. BENCH_FILE_ROWS sets the rows (default
+ * CSV (every FOCUS column, Tags JSON), a narrow one (17 columns), the wide one gzipped and as Parquet (snappy); then the
+ * same file through the api's drop-folder route and a worker process. Peak RSS is VmHWM in /proc/<pid>/status. BENCH_FILE_ROWS sets the rows (default
  * 5,000,000).
  */
 import { spawn } from 'node:child_process';
@@ -17,11 +17,17 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { parse } from 'csv-parse';
 import { ParquetWriter, schemaFromColumnData } from 'hyparquet-writer';
 import { fileWriter } from 'hyparquet-writer';
+import { buildApp } from '../../api/src/app.ts';
+import { DEMO_PASSWORD } from '../../infra/scripts/seed.ts';
+import { startWorkerProcess } from '../faults.ts';
 import { BENCH_ACCOUNT } from './rows.ts';
 import { fmt, type BenchContext } from './context.ts';
 import { NARROW_COLUMNS, writeFocusCsv } from './focus-files.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
+// The api loads each file into another account than the CLI: the same file again into the same account would be
+// found already loaded and skipped.
+const API_ACCOUNT = { customerId: 'globex', billingAccountId: '02B3C4-D5E6F7-A8B9C0' };
 
 /** The CSV rewritten as Parquet, row group by row group (every column a string, NULL as null). */
 async function csvToParquet(csv: string, parquet: string): Promise<void> {
@@ -86,6 +92,53 @@ async function cliIngest(ctx: BenchContext, file: string): Promise<{ seconds: nu
   return { seconds: (performance.now() - started) / 1000, rssMb: peakKb / 1024, said: out.split('\n')[0] };
 }
 
+/** Peak RSS (VmHWM, MB) of a process so far. */
+async function peakMb(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+/**
+ * The api's drop-folder route (POST /v2/billing/ingest) and a worker process of its own (workers/src/main.ts, the
+ * billing-ingest queue only): seconds from the request to the batch's success, and the worker's peak RSS so far.
+ */
+async function apiDropFolder(ctx: BenchContext, dropDir: string): Promise<{ ingest(name: string): Promise<{ seconds: number; rssMb: number }>; close(): Promise<void> }> {
+  const teardowns: (() => unknown)[] = [];
+  const config = { ...ctx.config, INGEST_DROP_DIR: dropDir };
+  const app = await buildApp(config, { logger: false });
+  await app.ready();
+  teardowns.push(() => app.close());
+  const worker = await startWorkerProcess({ teardown: (fn: () => unknown) => teardowns.push(fn) }, config, ctx.config.REDIS_URL, {
+    INGEST_DROP_DIR: dropDir,
+    WORKER_QUEUES: 'billing-ingest',
+  });
+  const login = await app.inject({ method: 'POST', url: '/v1/auth/login', payload: { email: 'admin@commandcenter.local', password: DEMO_PASSWORD } });
+  const headers = { authorization: `Bearer ${login.json().token as string}` };
+  return {
+    async ingest(name) {
+      const started = performance.now();
+      const res = await app.inject({
+        method: 'POST',
+        url: '/v2/billing/ingest',
+        headers,
+        payload: { customer_id: API_ACCOUNT.customerId, billing_account_id: API_ACCOUNT.billingAccountId, source: 'focus-file', file: name },
+      });
+      if (res.statusCode !== 202) throw new Error(`POST /v2/billing/ingest ${name}: ${res.statusCode} ${res.body}`);
+      for (;;) {
+        const { rows } = await ctx.pool.query<{ status: string }>(`SELECT status FROM ingest_batch WHERE billing_account_id = $1 AND file_name = $2 ORDER BY id DESC LIMIT 1`,
+          [API_ACCOUNT.billingAccountId, name],);
+        if (rows[0]?.status === 'succeeded') break;
+        if (rows[0] && rows[0].status !== 'running') throw new Error(`${name}: batch ${rows[0].status}\n${worker.output().slice(-2000)}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      return { seconds: (performance.now() - started) / 1000, rssMb: await peakMb(worker.pid) };
+    },
+    async close() {
+      for (const fn of teardowns.reverse()) await fn();
+    },
+  };
+}
+
 export async function fileIngestBench(ctx: BenchContext): Promise<void> {
   const rows = Number(process.env.BENCH_FILE_ROWS ?? 5_000_000);
   const dir = await mkdtemp(join(tmpdir(), 'cc-bench-files-'));
@@ -103,13 +156,19 @@ export async function fileIngestBench(ctx: BenchContext): Promise<void> {
       ['gzip CSV wide', `${wide}.gz`, wide, true],
       ['Parquet wide (snappy)', join(dir, 'focus-wide.parquet'), wide, false],
     ];
-    for (const [name, file, csv, gzip] of cases) {
-      const raw = await rawCopy(ctx, csv, gzip);
-      const cli = await cliIngest(ctx, file);
-      console.log(`${name}`);
-      console.log(`  raw COPY, unindexed     ${fmt(raw, 2)} s   ${fmt(rows / raw)} rows/s`);
-      console.log(`  cc ingest (CLI)         ${fmt(cli.seconds, 2)} s   ${fmt(rows / cli.seconds)} rows/s   peak RSS ${fmt(cli.rssMb)} MB   (${cli.said})`);
-      console.log(`  ingest / raw COPY       ${fmt(raw / cli.seconds, 2)} × the raw rate`);
+    const api = await apiDropFolder(ctx, dir);
+    try {
+      for (const [name, file, csv, gzip] of cases) {
+        const raw = await rawCopy(ctx, csv, gzip);
+        const cli = await cliIngest(ctx, file);
+        const viaApi = await api.ingest(file.slice(dir.length + 1));
+        console.log(`${name}`);
+        console.log(`  raw COPY, unindexed     ${fmt(raw, 2)} s   ${fmt(rows / raw)} rows/s`);
+        console.log(`  cc ingest (CLI)         ${fmt(cli.seconds, 2)} s   ${fmt(rows / cli.seconds)} rows/s   ${fmt(raw / cli.seconds, 2)} × raw COPY   peak RSS ${fmt(cli.rssMb)} MB`);
+        console.log(`  api drop folder         ${fmt(viaApi.seconds, 2)} s   ${fmt(rows / viaApi.seconds)} rows/s   ${fmt(raw / viaApi.seconds, 2)} × raw COPY   worker peak RSS ${fmt(viaApi.rssMb)} MB (so far)`);
+      }
+    } finally {
+      await api.close();
     }
   } finally {
     await rm(dir, { recursive: true, force: true });
