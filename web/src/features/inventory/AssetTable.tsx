@@ -1,4 +1,5 @@
 import { Banner } from '@primer/react';
+import { useSearch } from 'wouter';
 import type { InventoryItem } from '@cc/shared/schemas/inventory.ts';
 import { ListTable, type ListColumn } from '../../common/list/ListTable.tsx';
 import { errorDetail } from '../../common/api-error.ts';
@@ -6,6 +7,7 @@ import { useListAssetsQuery } from './inventoryApi.ts';
 import { useServerList } from './useServerList.ts';
 import { RaiseTicketButton } from './RaiseTicketButton.tsx';
 import { inventoryTicket } from './inventory-ticket.ts';
+import { assetFilterOf } from './asset-link.ts';
 import type { NewTicketPrefill } from '../tickets/prefill.ts';
 
 const NONE: readonly InventoryItem[] = [];
@@ -21,7 +23,8 @@ const COLUMNS: readonly ListColumn<InventoryItem>[] = [
 
 /** 'Google Cloud Inventory': filtered, ordered by asset name and paged by the api, so 100,000 assets stay fast. */
 export function AssetTable({ customer, onTicket }: { customer: string; onTicket?: (prefill: NewTicketPrefill) => void }) {
-  const list = useServerList<InventoryItem>((a) => a.asset_name, customer);
+  const initialFilter = assetFilterOf(useSearch());
+  const list = useServerList<InventoryItem>((a) => a.asset_name, customer, initialFilter);
   const { data, error, isFetching } = useListAssetsQuery({ customer, query: list.query });
   const rows = data?.items ?? NONE;
   const count = list.selectedRows.length;

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { GraphNode, InventoryGraph } from '@cc/shared/schemas/inventory.ts';
-import { ANIMATION_MS, GRAPH_SIZE, LEVEL_DISTANCE, nodeColor, nodeLabelElement, type DagMode, type GraphDimension } from './graph-view.ts';
+import { ANIMATION_MS, GRAPH_SIZE, LEVEL_DISTANCE, drawNodeLabel, LABEL_FIT_PADDING, labelsShown, nodeColor, nodeLabelElement, type DagMode, type GraphDimension } from './graph-view.ts';
 import styles from './inventory.module.css';
 
 type Positioned = GraphNode & { x?: number; y?: number; z?: number };
@@ -40,9 +40,14 @@ async function createRenderer(dimension: GraphDimension, el: HTMLElement, graph:
       .nodeLabel((n) => nodeLabelElement(n.asset_name))
       .nodeColor((n) => nodeColor(n.module))
       .linkDirectionalArrowLength(3)
+      // names under the nodes without hovering, when few enough to read (or zoomed in); the hover label stays
+      .nodeCanvasObjectMode(() => 'after')
+      .nodeCanvasObject((n, ctx, scale) => {
+        if (n.x !== undefined && n.y !== undefined && labelsShown(data.nodes.length, scale)) drawNodeLabel(ctx, n.asset_name, n.x, n.y, scale);
+      })
       .onNodeClick((n) => onClick(n))
-      // every layout (Td and radial ones reach far) ends fitted into the box
-      .onEngineStop(() => g.zoomToFit(400, 16))
+      // every layout (Td and radial ones reach far) ends fitted into the box, with room for the names under the nodes
+      .onEngineStop(() => g.zoomToFit(400, labelsShown(data.nodes.length, 1) ? LABEL_FIT_PADDING : 16))
       .graphData(data);
     return {
       dagMode: (m) => void g.dagMode(m).d3ReheatSimulation(),

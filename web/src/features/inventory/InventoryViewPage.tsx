@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Banner, Button, FormControl, Heading, Select, TextInput } from '@primer/react';
+import { Banner, Button, FormControl, Heading, LinkButton, Select, TextInput } from '@primer/react';
 import { ArrowLeftIcon, SearchIcon } from '@primer/octicons-react';
 import { useLocation } from 'wouter';
 import type { GraphNode, InventoryNode } from '@cc/shared/schemas/inventory.ts';
@@ -11,6 +11,7 @@ import { errorDetail } from '../../common/api-error.ts';
 import { useSnackbar } from '../../common/Snackbar.tsx';
 import { useCanChange } from '../../common/permissions.ts';
 import { inventoryTicket } from './inventory-ticket.ts';
+import { assetListHref } from './asset-link.ts';
 import { useInventoryGraphQuery, useLazyInventoryNodeQuery } from './inventoryApi.ts';
 import { GraphCanvas } from './GraphCanvas.tsx';
 import { DAG_MODES, findNode, nodeColor, type DagMode, type GraphDimension } from './graph-view.ts';
@@ -31,12 +32,12 @@ export function InventoryViewPage({ route }: PageProps) {
   const [search, setSearch] = useState('');
   const [focusId, setFocusId] = useState<string | null>(null);
   const [notFound, setNotFound] = useState(false);
-  const [detail, setDetail] = useState<InventoryNode | null>(null);
+  const [detail, setDetail] = useState<(InventoryNode & { id: string }) | null>(null);
   const canTicket = useCanChange('supportrequest_create');
 
   async function openNode(node: GraphNode) {
     const result = await fetchNode({ customer, nodeId: encodeNodeId(node.id) });
-    if (result.data) setDetail(result.data);
+    if (result.data) setDetail({ ...result.data, id: node.id });
     else show({ message: 'error retrieving inventory node', variant: 'error' });
   }
 
@@ -65,9 +66,9 @@ export function InventoryViewPage({ route }: PageProps) {
         </form>
         <FormControl>
           <FormControl.Label visuallyHidden>DAG orientation</FormControl.Label>
-          <Select value={dagMode} onChange={(e) => setDagMode(e.target.value as DagMode)}>
+          <Select value={dagMode} title={DAG_MODES.find((m) => m.mode === dagMode)?.full} onChange={(e) => setDagMode(e.target.value as DagMode)}>
             {DAG_MODES.map((m) => (
-              <Select.Option key={m.mode} value={m.mode}>
+              <Select.Option key={m.mode} value={m.mode} title={m.full} aria-label={m.full}>
                 {m.label}
               </Select.Option>
             ))}
@@ -115,18 +116,31 @@ export function InventoryViewPage({ route }: PageProps) {
                 <dt>Location</dt>
                 <dd>{detail.location ?? '-'}</dd>
               </dl>
-              {canTicket ? (
-                // a node found in the graph leads to a ticket about it, as a selected row of /inventory does
-                <Button
-                  onClick={() =>
-                    navigate('/supportrequest/new', {
-                      state: inventoryTicket([{ asset_name: detail.name, asset_type: detail.asset_type, project_id: '', location: detail.location, region: detail.location, violation_rule: null, display_name: detail.name, update_time: null }]),
-                    })
-                  }
+              <div className={styles.detailActions}>
+                <LinkButton
+                  href={assetListHref(detail.id)}
+                  onClick={(e: React.MouseEvent) => {
+                    // in the app without reloading it; a middle click still opens a tab
+                    if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey) return;
+                    e.preventDefault();
+                    navigate(assetListHref(detail.id));
+                  }}
                 >
-                  Raise Ticket
-                </Button>
-              ) : null}
+                  Show in inventory list
+                </LinkButton>
+                {canTicket ? (
+                  // a node found in the graph leads to a ticket about it, as a selected row of /inventory does
+                  <Button
+                    onClick={() =>
+                      navigate('/supportrequest/new', {
+                        state: inventoryTicket([{ asset_name: detail.name, asset_type: detail.asset_type, project_id: '', location: detail.location, region: detail.location, violation_rule: null, display_name: detail.name, update_time: null }]),
+                      })
+                    }
+                  >
+                    Raise Ticket
+                  </Button>
+                ) : null}
+              </div>
               <pre className={styles.json} aria-label="Asset data">
                 {detail.data}
               </pre>

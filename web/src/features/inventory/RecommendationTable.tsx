@@ -24,7 +24,8 @@ const COLUMNS: readonly ListColumn<RecommendationItem>[] = [
   {
     id: 'target_resources',
     header: 'Target Resources',
-    width: 'minmax(18rem, 2fr)',
+    // resource names wrap: at 1440 px the eight columns fit without scrolling (18rem pushed Monthly Saving out)
+    width: 'minmax(12rem, 2fr)',
     text: (r) => r.target_resources.join(', '),
     // resource names have no spaces: without this a long one runs into the next column
     render: (r) => <span className={styles.wrap}>{r.target_resources.join(', ')}</span>,

@@ -4,12 +4,14 @@ import { DEFAULT_PAGE_SIZE } from '../../common/list/list-table.ts';
 const FILTER_DELAY_MS = 300;
 
 /**
- * State of one server-paged inventory table: the Filter box (sent to the api a moment after typing stops), the page,
+ * State of one server-paged inventory table: the Filter box (sent to the api a moment after typing stops; it may start
+ * filled), the page,
  * and a selection that survives paging (the rows are kept, since another page's rows are not in memory).
  */
-export function useServerList<Row>(rowId: (row: Row) => string, scope: string) {
-  const [filter, setFilter] = useState('');
-  const [search, setSearch] = useState('');
+export function useServerList<Row>(rowId: (row: Row) => string, scope: string, initialFilter = '') {
+  // a filter the page was opened with (a graph node's "Show in list") applies at once, without the typing delay
+  const [filter, setFilter] = useState(initialFilter);
+  const [search, setSearch] = useState(initialFilter.trim());
   const [page, setPage] = useState(0);
   const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
   const [selected, setSelected] = useState<Map<string, Row>>(new Map());
