@@ -94,6 +94,8 @@ t.test('a failing step marks the request Failed with its error and e-mails it; a
     [JSON.stringify([{ template_name: 'Basic', folder_name: 'initech', folder_number: '555', project_template: { project_type: 'web', default_admin: 'bob@initech.example', budget: 50, owner_label: 'owner', project_name: 'initech-{bu}-{product}-{env}', quota: { bigquery_analysis: 0, compute_engine_cpus: 0 } } }])],
   );
   await pool.query(`INSERT INTO customer_member (customer_id, list, user_id) VALUES ('initech', 'alert', 'admin@commandcenter.local')`);
+  // initech's portal currency is GBP and the local billing account's EUR: the budget is converted at the day's rate (the latest fixing on or before it).
+  await pool.query(`INSERT INTO fx_rate (currency, rate_date, rate, source) VALUES ('GBP', current_date - 1, 0.85, 'ecb') ON CONFLICT DO NOTHING`);
   await startProvisioningWorker(t, app);
   const [bob, admin] = await Promise.all([login(app, 'bob@initech.example'), login(app, 'admin@commandcenter.local')]);
   const created = await app.inject({

@@ -88,6 +88,12 @@ export const ProjectRecord = Type.Object({
   step_label: Nullable(Type.String()),
   failed_step: Type.Union([StepSchema, Type.Null()]),
   error: Nullable(Type.String()),
+  /**
+   * How the budget was set, once it was: the amount in the billing account's currency and, when that is not the
+   * portal's, the rate it was converted at (e.g. "1087.00 USD a month (the billing account's currency): the
+   * template's 1000 EUR at 1.087 USD per EUR of 2026-11-27").
+   */
+  budget_note: Nullable(Type.String()),
   project_number: Nullable(Type.String()),
   decided_by: Nullable(Type.String()),
   decided_at: Nullable(Type.String()),

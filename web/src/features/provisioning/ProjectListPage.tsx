@@ -38,7 +38,11 @@ const columns = (currency: string): readonly ListColumn<ProjectRecord>[] => [
   {
     id: 'project_template',
     header: 'Project template',
-    text: (p) => `${p.template_name} (Budget: ${formatMoney(Number(p.project_template.budget), currency)} per month, Default Admin: ${p.project_template.default_admin})`,
+    // Once the budget step ran, the request says how the budget was set: the Budgets API takes the billing
+    // account's currency, which may differ from the portal's.
+    text: (p) =>
+      `${p.template_name} (Budget: ${formatMoney(Number(p.project_template.budget), currency)} per month, Default Admin: ${p.project_template.default_admin})` +
+      (p.budget_note ? `; budget set as ${p.budget_note}` : ''),
   },
   { id: 'requester', header: 'Requested by', text: (p) => p.requester },
   { id: 'created_at', header: 'Requested at', text: (p) => formatTimestampWithZone(p.created_at), sortValue: (p) => p.created_at },
