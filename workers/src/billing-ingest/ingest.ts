@@ -6,6 +6,10 @@
  * periods of an export, nothing for a correction file, which adds), and rebuild their days' rollups in SQL (loadFile).
  * The worker job and the `cc ingest` CLI both run exactly this (through command.ts); tests, benches and the demo
  * spike call it with a source of their own.
+ *
+ * Longer than 300 lines on purpose: the two load paths share one batch lifecycle (open, reject, abandon, succeed) and
+ * its error types, and the order of statements inside the replace transaction is the point of the file; what stands
+ * alone (COPY text, staging DDL, slices, rollups, extents) lives in shared/src/db/billing-ingest/.
  */
 import { Readable } from 'node:stream';
 import type { PoolClient } from 'pg';

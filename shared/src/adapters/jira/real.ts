@@ -6,6 +6,9 @@
  * are read through `POST /rest/api/3/comment/list?expand=properties` — `GET /issue/{key}/comment` expands only
  * `renderedBody` — and searches right after a create name the new issue in `reconcileIssues`, Jira's read-after-write
  * parameter (search is eventually consistent otherwise).
+ *
+ * Longer than 300 lines on purpose: one class implements the TicketSystem port operation by operation, every one
+ * through the same request helper (auth, Retry-After, errors); split by operation, each file would re-import it.
  */
 import type { NewIssue, RemoteAttachment, RemoteComment, RemoteIssue, TicketSystem } from '../../ports/ticket-system.ts';
 import type { TicketPriority } from '../../tickets/rules.ts';
