@@ -40,9 +40,10 @@ for (const kills of process.env.FAULT_KILLS ? [Number(process.env.FAULT_KILLS)] 
       await sleep(200 + Math.floor(Math.random() * 1200));
       await w.kill();
       t.comment(`kill ${k} at ${Date.now() - began} ms (batches started ${await started()}, succeeded ${await batches('succeeded')})`);
-      // The dead worker's statements stop: nothing of it stays active and holds the account's lock.
+      // The dead worker's statements stop: nothing of it stays active and holds the account's lock. Counted in this
+      // test's own database: a worker left by another run on the same server carries the same application name.
       await waitFor('the dead worker’s statements to end', async () => {
-        const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1`, [APP_NAME]);
+        const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1`, [APP_NAME]);
         return rows[0].n === 0;
       }, 15_000);
     }
