@@ -8,7 +8,8 @@ import { localInventorySource } from '@cc/shared/adapters/inventory/local.ts';
 import { syncInventory } from '../../workers/src/inventory/sync.ts';
 import { billProjects } from '../inventory-fixtures.ts';
 import { signIn, startProduct, SCREENSHOT_DIR } from './harness.ts';
-import { TOUR_USERS, shotName, tourPaths, visit } from './tour.ts';
+import { TOUR_USERS, tourPaths } from './tour.ts';
+import { phoneTour } from './phone-tour.ts';
 
 const PHONE = { width: 390, height: 844 };
 
@@ -66,34 +67,6 @@ t.test('phones', async (t) => {
     await page.screenshot({ path: `${SCREENSHOT_DIR}/phone-graph.png`, fullPage: true });
   });
 
-  for (const email of TOUR_USERS) {
-    await t.test(`${email}: no route scrolls sideways at 390 px`, async (t) => {
-      const context = await browser.newContext({ viewport: PHONE });
-      t.teardown(() => context.close());
-      const page = await context.newPage();
-      await signIn(page, base, email);
-      // signed in: the menu button (or, on a screen without it, the side menu) is there
-      await page.getByRole('button', { name: 'Menu' }).or(page.getByRole('navigation', { name: 'Side menu' })).first().waitFor();
-      const user = email.split('@')[0];
-      // every width for the admin (who reaches every route); the others on a phone
-      const widths = user === 'admin' ? [390, 768, 1440] : [390];
-      for (const path of paths) {
-        for (const width of widths) {
-          await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-          await visit(page, base, path);
-          if (width === 390) {
-            const { scroll, inner, wide } = await page.evaluate(() => {
-              const inner = window.innerWidth;
-              // the widest element reaching past the window, to say what overflows
-              const over = [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > inner + 1);
-              const e = over[over.length - 1];
-              return { scroll: document.documentElement.scrollWidth, inner, wide: e ? `${e.tagName.toLowerCase()}.${String(e.className).slice(0, 40)}` : '' };
-            });
-            t.ok(scroll <= inner, `${path}: page ${scroll} px wide at ${inner}${wide ? ` (${wide})` : ''}`);
-          }
-          await page.screenshot({ path: `${SCREENSHOT_DIR}/tour-${user}-${shotName(path)}-${width}.png`, fullPage: width !== 1440 });
-        }
-      }
-    });
-  }
+  // the admin's tour here (every width); the other users' in phone-users.test.ts
+  await phoneTour(t, browser, base, paths, TOUR_USERS[0]);
 });
