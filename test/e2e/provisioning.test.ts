@@ -85,7 +85,7 @@ t.test('a customer requests two projects, an admin approves them, they become Ac
   await requestProject(customer, base, { bu: 'retail', product: 'webshop', env: 'prod' }, 'acme-retail-webshop-prod');
   await customer.getByRole('button', { name: 'Save' }).click();
   await customer.waitForURL(`${base}/projectprovisioning`);
-  await customer.getByRole('cell', { name: 'acme-retail-webshop-prod' }).waitFor();
+  await customer.getByRole('rowheader', { name: 'acme-retail-webshop-prod' }).waitFor();
   t.equal(await customer.getByRole('button', { name: 'Approve' }).count(), 0, 'customers do not approve');
 
   // The id is taken now: the form says so before Save.
@@ -99,7 +99,7 @@ t.test('a customer requests two projects, an admin approves them, they become Ac
   await signIn(admin, base, 'admin@commandcenter.local');
   await admin.getByRole('navigation', { name: 'Side menu' }).waitFor();
   await admin.goto(`${base}/projectprovisioning`);
-  await admin.getByRole('cell', { name: 'acme-retail-webshop-prod' }).waitFor();
+  await admin.getByRole('rowheader', { name: 'acme-retail-webshop-prod' }).waitFor();
   t.ok(await admin.getByRole('button', { name: 'Retry', exact: true }).isDisabled(), 'Retry needs a failed row');
   await decide(t, admin, 'Approve', ['acme-retail-webshop-dev', 'acme-retail-webshop-prod'], 'Please confirm to approve the following 2 projects', 'approve-dialog');
 
@@ -137,7 +137,7 @@ t.test('a customer requests two projects, an admin approves them, they become Ac
   await customer.waitForURL(`${base}/projectprovisioning`);
 
   await admin.reload();
-  await admin.getByRole('cell', { name: 'acme-finance-ledger-prod' }).waitFor();
+  await admin.getByRole('rowheader', { name: 'acme-finance-ledger-prod' }).waitFor();
   await decide(t, admin, 'Reject', ['acme-finance-ledger-dev'], 'Please confirm to reject the following 1 projects', 'reject-dialog');
   await admin.getByRole('cell', { name: 'Rejected', exact: true }).waitFor();
   await decide(t, admin, 'Approve', ['acme-finance-ledger-prod'], 'Please confirm to approve the following 1 projects');
