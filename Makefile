@@ -54,7 +54,7 @@ unit: services install ## tap: unit and integration tests against real PostgreSQ
 
 e2e: services build ## Browser tests in Debian Chromium (installed when missing)
 	@bash infra/scripts/chromium.sh
-	npx tap --disable-coverage --jobs=1 --timeout=300 test/e2e/*.test.ts
+	npx tap --disable-coverage --jobs=2 --timeout=300 test/e2e/*.test.ts
 
 test: check unit e2e ## Everything CI runs: check, tap tests, E2E
 	@echo "make test: all suites passed"
