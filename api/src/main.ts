@@ -1,18 +1,9 @@
-import { loadConfig, ConfigError } from '@cc/shared/config.ts';
+import { loadConfigOrExit } from '@cc/shared/config.ts';
 import { buildApp } from './app.ts';
 import { redisOutage } from '@cc/shared/redis.ts';
 import { withGeneratedSecrets } from './secrets.ts';
 
-let config;
-try {
-  config = withGeneratedSecrets(loadConfig());
-} catch (err) {
-  if (err instanceof ConfigError) {
-    console.error(`configuration error: ${err.message}`);
-    process.exit(78);
-  }
-  throw err;
-}
+const config = loadConfigOrExit(withGeneratedSecrets);
 
 const app = await buildApp(config);
 // A Redis outage is logged once when it starts and once when it ends, with the api's logger.

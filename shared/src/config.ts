@@ -250,3 +250,19 @@ function checkMonitoring(config: Config): void {
 export function oidcIssuer(config: Config): string {
   return config.OIDC === 'real' ? config.OIDC_ISSUER : `${config.PUBLIC_URL}/oidc`;
 }
+
+/**
+ * The settings of a process entry point: a bad value ends the process with exit code 78 (EX_CONFIG) and one line
+ * naming the variable, instead of a stack trace. `prepare` runs inside the same guard (the api fills its secrets).
+ */
+export function loadConfigOrExit(prepare: (config: Config) => Config = (c) => c): Config {
+  try {
+    return prepare(loadConfig());
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`configuration error: ${err.message}`);
+      process.exit(78);
+    }
+    throw err;
+  }
+}

@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import { loadConfig, ConfigError, type Config } from '@cc/shared/config.ts';
+import { loadConfigOrExit } from '@cc/shared/config.ts';
 import { createPool } from '@cc/shared/db/pool.ts';
 import { parseQueueList } from '@cc/shared/queues.ts';
 import { createProducer } from '@cc/shared/producer.ts';
@@ -25,16 +25,7 @@ import { durableEnqueue } from '@cc/shared/outbox.ts';
 import { markOutboxDone } from '@cc/shared/db/outbox.ts';
 import { startReconciler } from './reliability/reconciler.ts';
 
-let config: Config;
-try {
-  config = loadConfig();
-} catch (err) {
-  if (err instanceof ConfigError) {
-    console.error(`configuration error: ${err.message}`);
-    process.exit(78);
-  }
-  throw err;
-}
+const config = loadConfigOrExit();
 
 const log = createLogger(config.LOG_LEVEL, { process: 'worker' });
 // A Redis outage is logged once when it starts and once when it ends, by every connection's shared record.

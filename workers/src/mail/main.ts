@@ -2,21 +2,12 @@
  * The local mail server (MAIL=local) as its own process: `make start` runs it once, and every worker on the machine
  * sends to it (local-smtp.ts). Exits 0 when another process already serves it on LOCAL_SMTP_PORT.
  */
-import { loadConfig, ConfigError, type Config } from '@cc/shared/config.ts';
+import { loadConfigOrExit } from '@cc/shared/config.ts';
 import { createPool } from '@cc/shared/db/pool.ts';
 import { createLogger } from '@cc/shared/logger.ts';
 import { localSmtp } from '@cc/shared/adapters/mail/from-config.ts';
 
-let config: Config;
-try {
-  config = loadConfig();
-} catch (err) {
-  if (err instanceof ConfigError) {
-    console.error(`configuration error: ${err.message}`);
-    process.exit(78);
-  }
-  throw err;
-}
+const config = loadConfigOrExit();
 
 const log = createLogger(config.LOG_LEVEL, { process: 'mail' });
 const pool = createPool(config.DATABASE_URL, 2);
