@@ -16,8 +16,8 @@ import {
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import { Type } from '@sinclair/typebox';
 import { errors } from '../../errors.ts';
+import { issueInvitation, reinvite } from '../../users/invite.ts';
 import usersEvents from './events.ts';
-import { issueInvitation, reinvite } from './invite.ts';
 
 const shape = (u: AdminUserRow) => ({ ...u, email: u.id, entities: entityNames(u.customers) });
 
