@@ -1,20 +1,27 @@
 /**
- * An in-process fake of Grafana's HTTP API (legacy /api, as served by Grafana 11/12), speaking its paths, JSON bodies
- * and status codes: organisations and their members, admin user creation (412 on a duplicate login), folders (409)
- * and their permissions, data sources (409 on a duplicate name or uid), dashboards (412 version-mismatch /
+ * An in-process fake of Grafana's HTTP API (legacy /api, as served by Grafana 11 to 13), speaking its paths, JSON
+ * bodies and status codes: organisations and their members, admin user creation (412 on a duplicate login), folders
+ * (409) and their permissions, data sources (409 on a duplicate name or uid), dashboards (412 version-mismatch /
  * name-exists). Basic auth only; /api/admin/* and /api/orgs* need a server admin; X-Grafana-Org-Id selects the
- * organisation and must name one the caller belongs to. Requests it does not know are recorded in `unhandled`
- * (tests assert it stays empty) and answered 404.
+ * organisation and must name one the caller belongs to.
  *
- * Not yet checked against a stored Grafana document (test/fakes/specs/README.md says why). What it takes from
- * Grafana's HTTP API pages: the paths, bodies and the documented answers (412 for a duplicate user, 409 for a folder
- * or data source, 412 name-exists / version-mismatch for a dashboard). What it guesses, where the pages are silent:
- * the 403 and its message for an X-Grafana-Org-Id naming an organisation the caller is not in (the pages say only
- * that the header selects the organisation), the 400 for a dashboard saved into a folder that does not exist, and
- * the exact wording of every error message.
+ * Every request is checked against Grafana's OpenAPI document (test/fakes/specs/grafana-http-api.json, the
+ * operations the adapter calls): operation, path and query parameters, body fields, types and enums. Grafana's
+ * server ignores body fields it does not know, so a misspelt field would be lost in silence: the fake refuses any
+ * field the document does not name (`strict`). A request the document does not allow is answered 400 with the
+ * document's words and recorded (spec-violations.ts: the test file fails). Every answer is checked against the
+ * operation's schema for its status, with nothing but the document's fields and all of its required ones.
+ *
+ * Where the document is silent, the fake guesses (each marked [guess] below): the X-Grafana-Org-Id header itself
+ * (no operation of the document lists it; Grafana's HTTP API pages say it selects the organisation) and the 403 for a
+ * header naming an organisation the caller is not in; 404 from getOrgByName and getDataSourceByName and 409 from
+ * addOrgUser (statuses the document does not list for them, though Grafana answers them); the 400 for a dashboard
+ * saved into a folder that does not exist; and the wording of every error message.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { SpecViolation } from './discovery-validator.ts';
+import { openApi, type MatchedOperation } from './openapi-validator.ts';
 
 export interface FakeUser {
   id: number;
@@ -117,9 +124,10 @@ export async function startFakeGrafana(opts: { adminUser: string; adminPassword:
     return user;
   };
   const orgOf = (req: IncomingMessage, user: FakeUser): FakeOrg => {
+    // [guess] the header is in no operation of the document; Grafana's HTTP API pages say it selects the organisation
     const header = req.headers['x-grafana-org-id'];
     const id = header === undefined ? mainOrg.id : Number(header);
-    // Grafana refuses a header naming an organisation the user is not in [guess: exact message]
+    // [guess] Grafana refuses a header naming an organisation the user is not in (status and message)
     if (!user.orgs.has(id)) throw new HttpError(403, 'User is not a member of the organization');
     return orgs.get(id)!;
   };
@@ -131,6 +139,7 @@ export async function startFakeGrafana(opts: { adminUser: string; adminPassword:
   const routes: [string, RegExp, Handler][] = [
     ['GET', /^\/api\/orgs\/name\/([^/]+)$/, ({ m }) => {
       const org = orgByName(decodeURIComponent(m[1]));
+      // [guess] the document lists no 404 here; Grafana answers it for an unknown name
       if (!org) throw new HttpError(404, 'Organization not found');
       return [200, { id: org.id, name: org.name, address: { address1: '', address2: '', city: '', zipCode: '', state: '', country: '' } }];
     }],
@@ -139,18 +148,17 @@ export async function startFakeGrafana(opts: { adminUser: string; adminPassword:
       if (orgByName(body.name as string)) throw new HttpError(409, 'Organization name taken');
       const org = addOrg(body.name as string);
       user.orgs.set(org.id, 'Admin');
-      // Grafana answers the id as a string here (reference §10)
-      return [200, { orgId: String(org.id), message: 'Organization created' }];
+      return [200, { orgId: org.id, message: 'Organization created' }];
     }],
     ['POST', /^\/api\/orgs\/(\d+)\/users$/, ({ body, m }) => {
       const org = orgs.get(Number(m[1]));
       if (!org) throw new HttpError(404, 'Organization not found');
-      need(['Viewer', 'Editor', 'Admin'].includes(body.role as string), 'bad request data');
       const u = userByLogin(String(body.loginOrEmail));
       if (!u) throw new HttpError(404, 'User not found');
+      // [guess] the document lists no 409 here; Grafana answers it for a member already there
       if (u.orgs.has(org.id)) throw new HttpError(409, 'User is already member of this organization');
       u.orgs.set(org.id, body.role as string);
-      return [200, { message: 'User added to organization', userId: u.id }];
+      return [200, { message: 'User added to organization' }];
     }],
     ['POST', /^\/api\/admin\/users$/, ({ body }) => {
       need(typeof body.login === 'string' && body.login && typeof body.password === 'string' && body.password, 'bad request data');
@@ -158,7 +166,7 @@ export async function startFakeGrafana(opts: { adminUser: string; adminPassword:
       if (userByLogin(body.login as string) || userByLogin(email)) {
         throw new HttpError(412, `User with email '${body.email ?? ''}' or username '${body.login}' already exists`);
       }
-      const orgId = body.OrgId === undefined ? mainOrg.id : Number(body.OrgId);
+      const orgId = body.orgId === undefined ? mainOrg.id : Number(body.orgId);
       if (!orgs.has(orgId)) throw new HttpError(404, 'Organization not found');
       const u = addUser({ login: body.login as string, password: body.password as string, email });
       u.name = (body.name as string) ?? u.login;
@@ -217,6 +225,7 @@ export async function startFakeGrafana(opts: { adminUser: string; adminPassword:
       const org = orgOf(req, user);
       const key = decodeURIComponent(m[2]);
       const d = m[1] === 'uid' ? org.datasources.get(key) : [...org.datasources.values()].find((x) => x.name === key);
+      // [guess] the document lists no 404 for getDataSourceByName; Grafana answers it for an unknown name
       if (!d) throw new HttpError(404, 'Data source not found');
       return [200, publicDs(d, org)];
     }],
@@ -235,6 +244,7 @@ export async function startFakeGrafana(opts: { adminUser: string; adminPassword:
       const dash = body.dashboard as Record<string, unknown>;
       need(dash && typeof dash.title === 'string' && dash.title, 'Dashboard title cannot be empty');
       const folderUid = (body.folderUid as string) ?? '';
+      // [guess] status and message for a folder that does not exist
       if (folderUid && !org.folders.has(folderUid)) throw new HttpError(400, 'folder not found');
       const uid = (dash.uid as string) || `d${nextId}`;
       const existing = org.dashboards.get(uid);
@@ -248,7 +258,8 @@ export async function startFakeGrafana(opts: { adminUser: string; adminPassword:
       const saved: FakeDashboard = { id: existing?.id ?? nextId++, uid, title: dash.title as string, folderUid, version, json: { ...dash, id: existing?.id, uid, version } };
       org.dashboards.set(uid, saved);
       const slug = saved.title.toLowerCase().replace(/\W+/g, '-');
-      return [200, { id: saved.id, uid, url: `/d/${uid}/${slug}`, status: 'success', version, slug, folderUid }];
+      // The document names the answer's fields (title, not Grafana's older slug) and requires all but folderUid.
+      return [200, { id: saved.id, uid, url: `/d/${uid}/${slug}`, status: 'success', version, title: saved.title, folderUid }];
     }],
     ['GET', /^\/api\/dashboards\/uid\/([^/]+)$/, ({ req, user, m }) => {
       const d = orgOf(req, user).dashboards.get(decodeURIComponent(m[1]));
@@ -262,7 +273,12 @@ export async function startFakeGrafana(opts: { adminUser: string; adminPassword:
     return { ...rest, orgId: org.id, basicAuth: false, readOnly: false, secureJsonFields: Object.fromEntries(Object.keys(secureJsonData).map((k) => [k, true])) };
   }
 
+  const spec = openApi('grafana-http-api.json', { strict: true });
+  /** The operation the current request is, for checking the answer. */
+  let matched: MatchedOperation | null = null;
   const send = (res: ServerResponse, status: number, body: unknown) => {
+    // Errors the document does not list for the operation are the fake's guesses (above); the rest are checked.
+    if (matched && (status < 300 || matched.operation.responses[String(status)])) spec.response(matched, status, body);
     res.writeHead(status, { 'content-type': 'application/json' });
     res.end(JSON.stringify(body));
   };
@@ -279,23 +295,31 @@ export async function startFakeGrafana(opts: { adminUser: string; adminPassword:
       record.status = status;
       send(res, status, body);
     };
-    const route = routes.find(([m, re]) => m === method && re.test(url.pathname));
-    if (!route) {
-      unhandled.push(`${method} ${url.pathname}`);
-      return reply(404, { message: 'Not found' });
-    }
+    matched = null;
     try {
       const user = authenticate(req);
+      let body: Record<string, unknown> = {};
+      if (raw) {
+        if (!String(req.headers['content-type']).startsWith('application/json')) throw new HttpError(415, 'Unsupported Media Type');
+        body = JSON.parse(raw) as Record<string, unknown>;
+      }
+      // The document's paths are relative to its server, /api.
+      try {
+        matched = spec.request(method, url.pathname.replace(/^\/api(?=\/)/, ''), url.searchParams, raw ? body : undefined, String(req.headers['content-type'] ?? ''));
+      } catch (err) {
+        if (err instanceof SpecViolation) throw new HttpError(400, err.message);
+        throw err;
+      }
+      const route = routes.find(([m, re]) => m === method && re.test(url.pathname));
+      if (!route) {
+        unhandled.push(`${method} ${url.pathname}`);
+        throw new HttpError(404, 'Not found');
+      }
       if (/^\/api\/(admin\/|orgs)/.test(url.pathname) && !user.isGrafanaAdmin) throw new HttpError(403, 'Permission denied');
       const failure = failures.findIndex((f) => f.method === method && f.path === url.pathname);
       if (failure >= 0) {
         const [f] = failures.splice(failure, 1);
         throw new HttpError(f.status, f.message);
-      }
-      let body: Record<string, unknown> = {};
-      if (raw) {
-        if (!String(req.headers['content-type']).startsWith('application/json')) throw new HttpError(415, 'Unsupported Media Type');
-        body = JSON.parse(raw) as Record<string, unknown>;
       }
       const [status, out] = route[2]({ req, user, body, m: route[1].exec(url.pathname)!, query: url.searchParams });
       reply(status, out);

@@ -61,7 +61,16 @@ export class OpenApiValidator {
   readonly doc: OpenApiDoc;
   private readonly ops: { method: string; template: string; re: RegExp; op: Operation }[] = [];
 
-  constructor(file: string) {
+  /**
+   * @param opts.strict an object, in a request or in the fake's answer, may carry only the fields its schema names,
+   *   even where the document leaves `additionalProperties` open, and an answer must carry its `required` fields too:
+   *   for a vendor that ignores unknown fields, where a misspelt field would pass silently (stricter than the
+   *   document: specs/README.md says where it is used).
+   */
+  constructor(
+    file: string,
+    private readonly opts: { strict?: boolean } = {},
+  ) {
     this.doc = JSON.parse(readFileSync(`${specsDir}${file}`, 'utf8')) as OpenApiDoc;
     for (const [template, item] of Object.entries(this.doc.paths)) {
       const re = new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '([^/]+)')}$`);
@@ -148,10 +157,10 @@ export class OpenApiValidator {
       for (const [k, child] of Object.entries(obj)) {
         const prop = s.properties?.[k];
         if (prop) this.value(`${where}.${k}`, prop, child, isRequest);
-        else if (s.additionalProperties === false) this.fail(`${where}: field "${k}" is not a field of this object (its fields: ${Object.keys(s.properties ?? {}).join(', ')})`);
+        else if (s.additionalProperties === false || (this.opts.strict && s.additionalProperties === undefined && s.properties)) this.fail(`${where}: field "${k}" is not a field of this object (its fields: ${Object.keys(s.properties ?? {}).join(', ')})`);
         else if (typeof s.additionalProperties === 'object') this.value(`${where}["${k}"]`, s.additionalProperties, child, isRequest);
       }
-      if (isRequest) for (const k of s.required ?? []) if (!(k in obj)) this.fail(`${where}: required field "${k}" is missing.${said(s.properties?.[k]?.description)}`);
+      if (isRequest || this.opts.strict) for (const k of s.required ?? []) if (!(k in obj)) this.fail(`${where}: required field "${k}" is missing.${said(s.properties?.[k]?.description)}`);
       return;
     }
     this.scalar(where, s, v, false);
@@ -159,8 +168,9 @@ export class OpenApiValidator {
 }
 
 const cache = new Map<string, OpenApiValidator>();
-export function openApi(file: string): OpenApiValidator {
-  let v = cache.get(file);
-  if (!v) cache.set(file, (v = new OpenApiValidator(file)));
+export function openApi(file: string, opts: { strict?: boolean } = {}): OpenApiValidator {
+  const key = `${file}${opts.strict ? ' strict' : ''}`;
+  let v = cache.get(key);
+  if (!v) cache.set(key, (v = new OpenApiValidator(file, opts)));
   return v;
 }

@@ -1,5 +1,6 @@
 import t from 'tap';
 import { startFakeGrafana, type FakeGrafana, type FakeOrg } from '../fakes/grafana-server.ts';
+import { takeViolations } from '../fakes/spec-violations.ts';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -187,6 +188,35 @@ t.test('refusals are errors: wrong admin password, a foreign folder of the same 
   t.ok(org.dashboards.has('cc-system-health'));
   t.notOk(org.dashboards.has('impostor'), 'rebuild overwrites the same-named one');
   t.same([...grafana.unhandled, ...g2.unhandled], []);
+});
+
+t.test('the fake refuses, in the words of Grafana\'s OpenAPI document, what the document does not allow', async (t) => {
+  const { grafana, service } = await setup(t);
+  const { remote } = await service.initialise(CUSTOMER);
+  const headers = { authorization: `Basic ${Buffer.from(`${ADMIN.adminUser}:${ADMIN.adminPassword}`).toString('base64')}`, 'content-type': 'application/json' };
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${grafana.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    return { status: res.status, message: ((await res.json()) as { message: string }).message };
+  };
+  t.same(await call('POST', `/api/orgs/${remote.orgId}/users`, { loginOrEmail: 'Acme Corp', role: 'Owner' }), {
+    status: 400,
+    message: 'Grafana HTTP API. (OpenAPI 0.0.1): addOrgUser (POST /orgs/{org_id}/users) body.role: "Owner" is not one of None, Viewer, Editor, Admin.',
+  });
+  t.same(await call('POST', '/api/admin/users', { login: 'x', password: 'long-enough', OrgId: remote.orgId }), {
+    status: 400,
+    message: 'Grafana HTTP API. (OpenAPI 0.0.1): adminCreateUser (POST /admin/users) body: field "OrgId" is not a field of this object (its fields: email, login, name, orgId, password)',
+  }, 'Grafana would ignore the misspelt field and put the user in the default organisation');
+  t.same(await call('GET', '/api/users/lookup?login=x'), {
+    status: 400,
+    message: 'Grafana HTTP API. (OpenAPI 0.0.1): getUserByLoginOrEmail (GET /users/lookup): query parameter "login" is not a parameter of this operation (it takes: loginOrEmail)',
+  });
+  t.same(await call('POST', '/api/folders/cc-system-health/permissions', { items: [{ userId: String(remote.userId), permission: 1 }] }), {
+    status: 400,
+    message: `Grafana HTTP API. (OpenAPI 0.0.1): updateFolderPermissions (POST /folders/{folder_uid}/permissions) body.items[0].userId: "${remote.userId}" is not an integer.`,
+  });
+  t.equal((await call('DELETE', '/api/folders/cc-system-health')).status, 400, 'an operation the adapter does not call is not in the excerpt');
+  t.equal(takeViolations().length, 5, 'each recorded: a test file making such a call fails');
+  t.same(grafana.unhandled, []);
 });
 
 t.test('the local service generates and keeps the password, with the built-in link', async (t) => {

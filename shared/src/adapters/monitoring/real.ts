@@ -108,7 +108,7 @@ export function grafanaMonitoringService(opts: GrafanaOptions): MonitoringServic
     const found = await tolerate([404], () => call<{ id: number }>('GET', `/api/orgs/name/${enc(name)}`));
     let orgId = found?.id;
     if (orgId === undefined) {
-      // 409: created meanwhile by a concurrent run; orgId may come back as a string
+      // 409: created meanwhile by a concurrent run. The document says orgId is an int64; older servers sent a string.
       const created = await tolerate([409], () => call<{ orgId: number | string }>('POST', '/api/orgs', { name }));
       orgId = created ? Number(created.orgId) : (await call<{ id: number }>('GET', `/api/orgs/name/${enc(name)}`)).id;
     }
@@ -120,7 +120,7 @@ export function grafanaMonitoringService(opts: GrafanaOptions): MonitoringServic
   async function ensureUser(customer: MonitoringCustomer, orgId: number, password: string): Promise<number> {
     const login = customer.customer_name;
     const created = await tolerate([412], () =>
-      call<{ id: number }>('POST', '/api/admin/users', { name: customer.customer_name, login, password, OrgId: orgId }),
+      call<{ id: number }>('POST', '/api/admin/users', { name: customer.customer_name, login, password, orgId }),
     );
     let userId = created?.id;
     if (userId === undefined) {
