@@ -2,6 +2,10 @@
  * An in-process fake of the Cloud Storage XML API for V4 signed URLs: it recomputes the canonical request of each
  * call and verifies the RSA-SHA256 signature with the service account's public key, checks X-Goog-Date + Expires,
  * and keeps objects in memory. Errors are the XML bodies Cloud Storage sends.
+ *
+ * Unlike the other vendor fakes it is held to no machine-readable document: the XML API has none, and the adapter
+ * stays on it because signed URLs (the browser's upload) exist only there (docs/decisions-tickets.md, Attachments).
+ * What it checks is Google's prose description of V4 signing, by verifying each signature.
  */
 import { createHash, createVerify, type KeyObject } from 'node:crypto';
 import { createServer, type ServerResponse } from 'node:http';
