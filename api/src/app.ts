@@ -44,6 +44,7 @@ import provisioningRoutes from './routes/provisioning/index.ts';
 import inventoryRoutes from './routes/inventory/index.ts';
 import licenseRoutes from './routes/licenses/index.ts';
 import playbookRoutes from './routes/playbook/index.ts';
+import operationsRoutes from './routes/operations/index.ts';
 
 /**
  * Fastify's two info lines per request (and one per unknown route) bury start-up messages, warnings and errors
@@ -125,6 +126,7 @@ export async function buildApp(given: Config, opts: { logger?: boolean; logStrea
   await app.register(inventoryRoutes);
   await app.register(licenseRoutes);
   await app.register(playbookRoutes);
+  await app.register(operationsRoutes);
   if (config.OIDC === 'local') {
     await app.register(localOidcProvider, {
       prefix: '/oidc',

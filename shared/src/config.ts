@@ -43,6 +43,17 @@ const url =
     }
     return raw.replace(/\/$/, '');
   };
+/** 'P1=1h,P2=4h,P3=24h,P4=48h': hours per ticket priority, every priority named once; minutes out. */
+const firstResponseTargets: Parser<Record<'P1' | 'P2' | 'P3' | 'P4', number>> = (raw, name) => {
+  const out: Record<string, number> = {};
+  for (const part of raw.split(',').map((p) => p.trim())) {
+    const m = /^(P[1-4])=(\d{1,4})h$/.exec(part);
+    if (!m || m[1] in out || Number(m[2]) < 1) throw new ConfigError(`${name} must be like P1=1h,P2=4h,P3=24h,P4=48h (whole hours, at least 1), got '${raw}'`);
+    out[m[1]] = Number(m[2]) * 60;
+  }
+  if (Object.keys(out).length !== 4) throw new ConfigError(`${name} must name P1, P2, P3 and P4, got '${raw}'`);
+  return out as Record<'P1' | 'P2' | 'P3' | 'P4', number>;
+};
 /** A URL setting that may stay empty (the feature using it is off). */
 const optionalUrl =
   (...protocols: string[]): Parser<string> =>
@@ -146,6 +157,9 @@ export const SETTINGS = {
   PLAYBOOK_BUILTIN_FOLDER: setting(str, 'builtin', 'folder listed for customers without a drive_id: a Drive folder id (PLAYBOOK=real); locally, builtin = the runbooks in infra/playbooks'),
   PLAYBOOK_SUBJECT: setting(str, '', 'user the service account acts as on Drive (PLAYBOOK=real; empty: the service account itself)'),
   PLAYBOOK_ROOT_URL: setting(str, '', 'root URL of the Drive API (empty: Google; a test server in tests)'),
+  // The provider's own console (docs/decisions-operations.md)
+  PROVIDER_CURRENCY: setting(oneOf('EUR', 'GBP', 'USD', 'DKK'), 'EUR', 'the provider’s reporting currency: the all-customers spend overview converts each customer’s daily spend into it at that day’s rate'),
+  FIRST_RESPONSE_TARGETS: setting(firstResponseTargets, 'P1=1h,P2=4h,P3=24h,P4=48h', 'how long an open ticket of each priority may wait for its first response before the operations inbox lists it'),
   // Faults: stalled jobs, the outbox reconciler, orphaned statements (docs/operations.md)
   WORKER_LOCK_MS: setting(int(1000, 3600000), '30000', 'how long a job lock lasts without renewal (renewed every half of it while the job runs); a killed worker’s job is taken again after at most this plus WORKER_STALLED_CHECK_MS'),
   WORKER_STALLED_CHECK_MS: setting(int(500, 3600000), '15000', 'how often a worker looks for jobs whose lock expired (their worker died) and puts them back'),

@@ -8,6 +8,13 @@ import { errors } from '../../errors.ts';
 const digest = (s: string) => createHash('sha256').update(s).digest();
 const safeEqual = (a: string, b: string) => timingSafeEqual(digest(a), digest(b));
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The registry `/metrics` answers from: areas add their own gauges to it (operations inbox counts). */
+    metricsRegistry: Registry;
+  }
+}
+
 const JOB_STATES = ['waiting', 'active', 'delayed', 'failed', 'completed', 'prioritized', 'waiting-children'] as const;
 
 /**
@@ -19,6 +26,7 @@ export default fp(
   async (app) => {
     const registry = new Registry();
     collectDefaultMetrics({ register: registry });
+    app.decorate('metricsRegistry', registry);
     const latency = new Histogram({
       name: 'cc_http_request_duration_seconds',
       help: 'HTTP request latency',
