@@ -2,6 +2,8 @@ import type { LabelFilter } from '../claims.ts';
 import type { Queryable } from './pool.ts';
 import { loadSql } from './load-sql.ts';
 import type { CostBasis } from '../schemas/billing.ts';
+import { ANOMALY_CONTRIBUTORS_LISTED } from '../insights/anomaly-rule.ts';
+import { storeContributors } from './anomalies-explain.ts';
 
 const SERIES_SQL = loadSql('anomaly-series').text;
 
@@ -44,7 +46,7 @@ export async function detectAnomalies(tx: Queryable, o: DetectOptions): Promise<
   await tx.query(
     `CREATE TEMP TABLE anomaly_series (customer_id text, billing_account_id text, project_id text, service text, currency text,
        judged boolean, mean_cost numeric(24,12), to_date_cost numeric(24,12), project_mean_cost numeric(24,12),
-       project_to_date_cost numeric(24,12), candidate boolean) ON COMMIT DROP`,
+       project_to_date_cost numeric(24,12), candidate boolean, first_seen date) ON COMMIT DROP`,
   );
   // Temp tables have no statistics until analysed: without them the joins are planned as nested loops.
   await tx.query('ANALYZE anomaly_accounts');
@@ -93,6 +95,9 @@ export async function detectAnomalies(tx: Queryable, o: DetectOptions): Promise<
           SELECT s.customer_id, s.billing_account_id, s.project_id, s.service, s.currency FROM anomaly_series s WHERE s.candidate)`,
     [o.date],
   );
+  // What drove each flagged anomaly, from the lines under its rollups: stored with the run, so the e-mail sent next and
+  // the screen read it rather than scanning the lines again (docs/decisions-insights.md).
+  await storeContributors(tx, { date: o.date, windowDays: o.windowDays, listed: ANOMALY_CONTRIBUTORS_LISTED });
   // Candidates below the customer's thresholds are kept for a while only (they are most of the rows on a weekday);
   // flagged ones stay with their run.
   await tx.query(

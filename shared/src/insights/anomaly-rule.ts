@@ -17,3 +17,6 @@ export const ANOMALY_DATE_OFFSET_DAYS = 2;
  * try other thresholds on the last month; older days keep only the anomalies that met the customer's thresholds.
  */
 export const ANOMALY_CANDIDATE_RETENTION_DAYS = 35;
+
+/** Contributors listed per dimension (SKU, resource, label value) of an anomaly; the rest is summed into one row. */
+export const ANOMALY_CONTRIBUTORS_LISTED = 3;

@@ -7,6 +7,7 @@
  * | method | path                                                                 | permission     | tenant            |
  * |--------|----------------------------------------------------------------------|----------------|-------------------|
  * | GET    | /v1/anomalies/customer_id/:customer_id/billing_account_id/:billing_account_id/date/:date/minimum_anomaly_threshold/:minimum_anomaly_threshold/minimum_value_toggled_anomaly/:minimum_value_toggled_anomaly | billing_read | params customer_id |
+ * | GET    | /v1/anomalies/…/date/:date/project_id/:project_id/service/:service/explanation | billing_read | params customer_id |
  * | GET    | /v1/alerts/:customer/                                                | alerts_read    | params customer   |
  * | POST   | /v1/alerts/:customer/                                                | alerts_create  | params customer   |
  * | DELETE | /v1/alerts/:customer/                                                | alerts_update  | params customer   |
@@ -89,6 +90,70 @@ export const AnomalyAnswer = Type.Object({
   not_converted: Type.Array(Type.Object({ currency: Type.String(), count: Type.Integer({ minimum: 1 }), message: Type.String() })),
 });
 export type AnomalyAnswer = Static<typeof AnomalyAnswer>;
+
+export const AnomalyExplanationParams = Type.Object({
+  customer_id: Type.String(),
+  billing_account_id: Type.String(),
+  /** YYYY-MM-DD, the judged day. */
+  date: Type.String(),
+  project_id: Type.String({ minLength: 1, maxLength: 256 }),
+  service: Type.String({ minLength: 1, maxLength: 256 }),
+});
+export type AnomalyExplanationParams = Static<typeof AnomalyExplanationParams>;
+
+const Money2 = Type.Number();
+const Nullable = <T extends ReturnType<typeof Type.Number>>(t: T) => Type.Union([t, Type.Null()]);
+
+export const AnomalyContributor = Type.Object({
+  dimension: Type.Union([Type.Literal('sku'), Type.Literal('resource'), Type.Literal('label')]),
+  /** 1 = biggest; 0 = the rest of the dimension (value null). */
+  rank: Type.Integer({ minimum: 0 }),
+  label_key: Type.Union([Type.String(), Type.Null()]),
+  value: Type.Union([Type.String(), Type.Null()]),
+  /** Spend on the day, mean daily spend of the baseline, and day - mean: listed + rest = the anomaly's rise. */
+  day_amount: Money2,
+  mean_amount: Money2,
+  contribution: Money2,
+  /** Percent of the rise (1 decimal). */
+  share: Type.Number(),
+  day_quantity: Nullable(Type.Number()),
+  mean_quantity: Nullable(Type.Number()),
+  in_baseline: Type.Union([Type.Boolean(), Type.Null()]),
+});
+export type AnomalyContributor = Static<typeof AnomalyContributor>;
+
+export const AnomalyEvent = Type.Object({
+  kind: Type.String(),
+  at: Type.String({ format: 'date-time' }),
+  text: Type.String(),
+  /** An app path, e.g. /supportrequest/view/CC-12. */
+  link: Type.String(),
+});
+
+export const AnomalyExplanation = Type.Object({
+  date: Type.String(),
+  project_id: Type.String(),
+  service: Type.String(),
+  currency: Type.String(),
+  mean_cost: Money2,
+  to_date_cost: Money2,
+  /** to_date_cost - mean_cost as shown. */
+  rise: Money2,
+  delta_from_mean_cost_perc: Nullable(Type.Number()),
+  /** false: detected below the customer's thresholds, so no contributors were worked out. */
+  explained: Type.Boolean(),
+  /** The driver named first, with its share of the rise in percent. */
+  lead: Type.Union([Type.Object({ dimension: Type.String(), name: Type.String(), share: Type.Number() }), Type.Null()]),
+  /** How the top SKU rose: usage, price, new, or unknown (no quantity in the lines). */
+  kind: Type.Union([Type.Literal('usage'), Type.Literal('price'), Type.Literal('new'), Type.Literal('unknown'), Type.Null()]),
+  kind_text: Type.Union([Type.String(), Type.Null()]),
+  /** The one sentence answering "why is this an anomaly". */
+  sentence: Type.String(),
+  contributors: Type.Array(AnomalyContributor),
+  /** What happened in the portal from the day before to the day after. */
+  events: Type.Array(AnomalyEvent),
+});
+export type AnomalyExplanation = Static<typeof AnomalyExplanation>;
 
 // ---------------------------------------------------------------- alerts
 

@@ -6,7 +6,7 @@
 -- Its mean is taken over the days since it was first seen in the window, so a series younger than the window is not
 -- diluted; a series seen for fewer than $3 days before $1 (or only on $1) is cold: stored as not judged.
 INSERT INTO anomaly_series (customer_id, billing_account_id, project_id, service, currency, judged, mean_cost, to_date_cost,
-                            project_mean_cost, project_to_date_cost, candidate)
+                            project_mean_cost, project_to_date_cost, candidate, first_seen)
 WITH accounts AS (
   SELECT a.customer_id, a.billing_account_id, c.billing_currency AS display, c.billing_cost_basis AS basis
     FROM anomaly_accounts a JOIN customer c ON c.customer_id = a.customer_id
@@ -37,7 +37,7 @@ WITH accounts AS (
     FROM series s
   WINDOW p AS (PARTITION BY s.customer_id, s.billing_account_id, s.project_id, s.currency)
 ), figures AS (
-  SELECT w.customer_id, w.billing_account_id, w.project_id, w.service, w.currency,
+  SELECT w.customer_id, w.billing_account_id, w.project_id, w.service, w.currency, w.first_seen,
        w.first_seen IS NOT NULL AND w.first_seen <= $1::date - $3::int AS judged,
        CASE WHEN w.first_seen IS NULL THEN 0 ELSE (w.hist_sum / ($1::date - w.first_seen))::numeric(24,12) END AS mean_cost,
        w.latest::numeric(24,12) AS to_date_cost,
@@ -50,5 +50,5 @@ WITH accounts AS (
 )
 -- candidate: judged and rose with its project; any thresholds asked later are at least 0, so nothing else can qualify
 SELECT customer_id, billing_account_id, project_id, service, currency, judged, mean_cost, to_date_cost, project_mean_cost,
-       project_to_date_cost, judged AND rose
+       project_to_date_cost, judged AND rose, first_seen
   FROM judged

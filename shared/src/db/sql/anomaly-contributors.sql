@@ -1,0 +1,93 @@
+-- What drove each flagged anomaly of the day, from the cost lines under its rollups. Runs in the detection pass, after
+-- the anomalies are stored, while anomaly_accounts and anomaly_series (which holds each series' first day) exist.
+-- $1 judged day (date), $2 window days (int), $3 contributors listed per dimension (int).
+-- The baseline is the detection's: the series' days from its first day in the window to the day before $1 (mean =
+-- baseline sum / those days), spend on the customer's cost basis, every day converted into the display currency at
+-- that day's rate (a foreign line without a rate within 7 days is left out, as the rollups were). A value's
+-- contribution is its day spend minus its mean: over all values of a dimension they add up to the rise. The rest row
+-- of a dimension is the anomaly's own day and mean minus the listed ones, so listed + rest = rise exactly.
+INSERT INTO anomaly_contributor (anomaly_id, dimension, rank, label_key, value, day_amount, mean_amount, contribution,
+                                 day_cost, mean_cost, day_credits, mean_credits, day_amortisation, mean_amortisation,
+                                 day_quantity, mean_quantity, in_baseline)
+WITH targets AS MATERIALIZED (
+  SELECT x.id AS anomaly_id, x.customer_id, x.billing_account_id, x.project_id, x.service, x.currency AS display,
+         x.to_date_cost, x.mean_cost, s.first_seen, ($1::date - s.first_seen) AS mean_days, c.billing_cost_basis AS basis
+    FROM anomaly x
+    JOIN anomaly_accounts a ON a.customer_id = x.customer_id AND a.billing_account_id = x.billing_account_id
+    JOIN anomaly_series s ON s.customer_id = x.customer_id AND s.billing_account_id = x.billing_account_id
+                         AND s.project_id = x.project_id AND s.service = x.service AND s.currency = x.currency
+    JOIN customer c ON c.customer_id = x.customer_id
+   WHERE x.date = $1::date AND x.flagged AND s.first_seen IS NOT NULL
+), rates AS (
+  SELECT t.billing_account_id, t.display, r.currency, r.day, r.rate
+    FROM (SELECT DISTINCT billing_account_id, display FROM targets) t
+    CROSS JOIN LATERAL fx_day_rates(t.display, t.billing_account_id, $1::date - $2::int, $1::date) r
+   WHERE r.rate IS NOT NULL
+), lines AS MATERIALIZED (
+  SELECT t.anomaly_id, l.usage_date = $1::date AS on_day, l.sku, l.resource_id, l.resource_labels, l.usage_quantity AS quantity,
+         basis_spend(t.basis, l.cost, l.credits, l.amortisation) * coalesce(r.rate, 1) AS spend,
+         l.cost * coalesce(r.rate, 1) AS cost, l.credits * coalesce(r.rate, 1) AS credits, l.amortisation * coalesce(r.rate, 1) AS amortisation
+    FROM cost_line l
+    JOIN targets t ON t.billing_account_id = l.billing_account_id AND t.customer_id = l.customer_id
+                  AND t.project_id = l.project_id AND t.service = l.service
+    LEFT JOIN rates r ON r.billing_account_id = l.billing_account_id AND r.display = t.display AND r.currency = l.currency AND r.day = l.usage_date
+   WHERE l.usage_date >= $1::date - $2::int AND l.usage_date <= $1::date
+     AND l.usage_date >= t.first_seen
+     AND (l.currency = t.display OR r.rate IS NOT NULL)
+), label_keys AS (
+  SELECT DISTINCT anomaly_id, k FROM lines CROSS JOIN LATERAL jsonb_object_keys(resource_labels) AS k
+), dims AS (
+  SELECT anomaly_id, 'sku' AS dimension, NULL::text AS label_key, sku AS value, on_day, spend, cost, credits, amortisation, quantity FROM lines
+  UNION ALL
+  SELECT anomaly_id, 'resource', NULL, resource_id, on_day, spend, cost, credits, amortisation, quantity FROM lines
+  UNION ALL
+  -- every key partitions the lines (a line without it counts under ''); one key is kept per anomaly below
+  SELECT l.anomaly_id, 'label', k.k, coalesce(l.resource_labels ->> k.k, ''), l.on_day, l.spend, l.cost, l.credits, l.amortisation, l.quantity
+    FROM lines l JOIN label_keys k ON k.anomaly_id = l.anomaly_id
+), agg AS (
+  SELECT d.anomaly_id, d.dimension, d.label_key, d.value,
+         coalesce(sum(d.spend) FILTER (WHERE d.on_day), 0) AS day_amount,
+         coalesce(sum(d.spend) FILTER (WHERE NOT d.on_day), 0) / t.mean_days AS mean_amount,
+         coalesce(sum(d.cost) FILTER (WHERE d.on_day), 0) AS day_cost,
+         coalesce(sum(d.cost) FILTER (WHERE NOT d.on_day), 0) / t.mean_days AS mean_cost,
+         coalesce(sum(d.credits) FILTER (WHERE d.on_day), 0) AS day_credits,
+         coalesce(sum(d.credits) FILTER (WHERE NOT d.on_day), 0) / t.mean_days AS mean_credits,
+         coalesce(sum(d.amortisation) FILTER (WHERE d.on_day), 0) AS day_amortisation,
+         coalesce(sum(d.amortisation) FILTER (WHERE NOT d.on_day), 0) / t.mean_days AS mean_amortisation,
+         -- a quantity only where every line of the value carries one: a partial sum would read as a usage change
+         CASE WHEN bool_and(d.quantity IS NOT NULL) FILTER (WHERE d.on_day) THEN sum(d.quantity) FILTER (WHERE d.on_day) END AS day_quantity,
+         CASE WHEN bool_and(d.quantity IS NOT NULL) FILTER (WHERE NOT d.on_day) THEN sum(d.quantity) FILTER (WHERE NOT d.on_day) / t.mean_days END AS mean_quantity,
+         bool_or(NOT d.on_day) AS in_baseline
+    FROM dims d JOIN targets t ON t.anomaly_id = d.anomaly_id
+   GROUP BY d.anomaly_id, d.dimension, d.label_key, d.value, t.mean_days
+), scored AS (
+  SELECT a.*, a.day_amount - a.mean_amount AS contribution FROM agg a
+), best_key AS (
+  -- the label key whose top value adds most to the rise (ties: the key's name)
+  SELECT DISTINCT ON (anomaly_id) anomaly_id, label_key FROM scored WHERE dimension = 'label'
+   ORDER BY anomaly_id, contribution DESC, label_key
+), ranked AS (
+  SELECT s.*, row_number() OVER (PARTITION BY s.anomaly_id, s.dimension ORDER BY s.contribution DESC, s.value) AS rank
+    FROM scored s
+   WHERE s.dimension <> 'label' OR (s.anomaly_id, s.label_key) IN (SELECT anomaly_id, label_key FROM best_key)
+), listed AS (
+  -- only values that add to the rise are drivers
+  SELECT * FROM ranked WHERE rank <= $3::int AND contribution > 0
+), dimensions AS (
+  SELECT t.anomaly_id, d.dimension, (SELECT b.label_key FROM best_key b WHERE b.anomaly_id = t.anomaly_id AND d.dimension = 'label') AS label_key,
+         t.to_date_cost, t.mean_cost
+    FROM targets t CROSS JOIN (VALUES ('sku'), ('resource'), ('label')) AS d(dimension)
+   -- no label row without a key; sku and resource always have their rest (all of the rise when no line was found)
+   WHERE d.dimension <> 'label' OR EXISTS (SELECT 1 FROM best_key b WHERE b.anomaly_id = t.anomaly_id)
+)
+SELECT anomaly_id, dimension, rank, label_key, value, day_amount, mean_amount, contribution,
+       day_cost, mean_cost, day_credits, mean_credits, day_amortisation, mean_amortisation, day_quantity, mean_quantity, in_baseline
+  FROM listed
+UNION ALL
+SELECT d.anomaly_id, d.dimension, 0, d.label_key, NULL,
+       d.to_date_cost - coalesce(sum(l.day_amount), 0),
+       d.mean_cost - coalesce(sum(l.mean_amount), 0),
+       (d.to_date_cost - coalesce(sum(l.day_amount), 0)) - (d.mean_cost - coalesce(sum(l.mean_amount), 0)),
+       NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+  FROM dimensions d LEFT JOIN listed l ON l.anomaly_id = d.anomaly_id AND l.dimension = d.dimension
+ GROUP BY d.anomaly_id, d.dimension, d.label_key, d.to_date_cost, d.mean_cost
