@@ -7,7 +7,7 @@ import { addDays, addMonths, billingToday } from '@cc/shared/time.ts';
 import { forecastMonth, naiveForecast } from '@cc/shared/billing/forecast.ts';
 import { monthEnd } from '@cc/shared/billing/periods.ts';
 import { toUnits, type Units } from '@cc/shared/billing/money.ts';
-import { generatedRowsForDay } from '../../workers/src/billing-ingest/sources/gcp-generator.ts';
+import { generatedRowsForDay } from '@cc/shared/adapters/bigquery/local.ts';
 import { BENCH_ACCOUNT } from './rows.ts';
 import { fmt } from './context.ts';
 

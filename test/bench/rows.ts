@@ -5,7 +5,7 @@
  */
 import type { BillingSource, CostRow, SourceItem } from '@cc/shared/ports/billing-source.ts';
 import { addDays, billingToday } from '@cc/shared/time.ts';
-import { generatedRowsForDay } from '../../workers/src/billing-ingest/sources/gcp-generator.ts';
+import { generatedRowsForDay } from '@cc/shared/adapters/bigquery/local.ts';
 import { defaultWindow } from '@cc/shared/commands/billing-ingest.ts';
 
 export const BENCH_ACCOUNT = { customerId: 'acme-corp', billingAccountId: '01A2B3-C4D5E6-F7A8B9', currency: 'EUR' };

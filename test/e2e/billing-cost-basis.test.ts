@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page, Response } from 'playwright-core';
 import { addDays, billingToday } from '@cc/shared/time.ts';
-import { focusCsvSource } from '../../workers/src/billing-ingest/sources/focus-csv.ts';
+import { focusCsvSource } from '../../workers/src/billing-ingest/formats/focus-csv.ts';
 import { runIngest } from '../../workers/src/billing-ingest/ingest.ts';
 import { startProduct, signIn, spendSumShowing, SCREENSHOT_DIR } from './harness.ts';
 

@@ -8,7 +8,7 @@ import t from 'tap';
 import { readFile } from 'node:fs/promises';
 import type { Page, Response } from 'playwright-core';
 import { addDays, addMonths, billingToday } from '@cc/shared/time.ts';
-import { gcpGeneratedSource } from '../../workers/src/billing-ingest/sources/gcp-generator.ts';
+import { gcpGeneratedSource } from '@cc/shared/adapters/bigquery/local.ts';
 import { runIngest } from '../../workers/src/billing-ingest/ingest.ts';
 import { bearer, login } from '../helper.ts';
 import { startProduct, signIn, SCREENSHOT_DIR } from './harness.ts';

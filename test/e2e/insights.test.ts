@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import type { BillingSource, CostRow } from '@cc/shared/ports/billing-source.ts';
 import type { JobOf } from '@cc/shared/queues.ts';
 import { addDays, billingToday } from '@cc/shared/time.ts';
-import { gcpGeneratedSource } from '../../workers/src/billing-ingest/sources/gcp-generator.ts';
+import { gcpGeneratedSource } from '@cc/shared/adapters/bigquery/local.ts';
 import { runIngest } from '../../workers/src/billing-ingest/ingest.ts';
 import { buildHandlers } from '../../workers/src/handlers.ts';
 import { startLocalSmtpServer } from '@cc/shared/adapters/mail/local-smtp-server.ts';

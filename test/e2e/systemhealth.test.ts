@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { addDays, billingToday } from '@cc/shared/time.ts';
 import { secretBoxFromConfig } from '@cc/shared/secrets-key.ts';
 import { findMonitoringPassword } from '@cc/shared/db/monitoring.ts';
-import { gcpGeneratedSource } from '../../workers/src/billing-ingest/sources/gcp-generator.ts';
+import { gcpGeneratedSource } from '@cc/shared/adapters/bigquery/local.ts';
 import { runIngest } from '../../workers/src/billing-ingest/ingest.ts';
 import { buildHandlers } from '../../workers/src/handlers.ts';
 import { startWorkers } from '../../workers/src/worker-host.ts';

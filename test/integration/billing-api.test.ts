@@ -1,11 +1,11 @@
 import t from 'tap';
 import { addDays, addMonths, billingToday } from '@cc/shared/time.ts';
-import { gcpGeneratedSource, generatedRowsForDay } from '../../workers/src/billing-ingest/sources/gcp-generator.ts';
+import { gcpGeneratedSource, generatedRowsForDay } from '@cc/shared/adapters/bigquery/local.ts';
 import { defaultWindow } from '@cc/shared/commands/billing-ingest.ts';
 import { runIngest } from '../../workers/src/billing-ingest/ingest.ts';
 import { readFile } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
-import { focusCsvSource } from '../../workers/src/billing-ingest/sources/focus-csv.ts';
+import { focusCsvSource } from '../../workers/src/billing-ingest/formats/focus-csv.ts';
 import { build, login, bearer } from '../helper.ts';
 
 const FOCUS_SAMPLE = new URL('../../infra/data/focus-1.0/focus_sample.csv', import.meta.url).pathname;

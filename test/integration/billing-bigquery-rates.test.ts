@@ -8,7 +8,7 @@ import t from 'tap';
 import Decimal from 'decimal.js';
 import { BigQuery } from '@google-cloud/bigquery';
 import { OAuth2Client } from 'google-auth-library';
-import { bigQuerySource } from '../../workers/src/billing-ingest/sources/bigquery.ts';
+import { bigQuerySource } from '@cc/shared/adapters/bigquery/real.ts';
 import { runIngest } from '../../workers/src/billing-ingest/ingest.ts';
 import { rateOn, saveRates } from '@cc/shared/db/fx-rates.ts';
 import { testEnv } from '../helper.ts';

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { BigQuery } from '@google-cloud/bigquery';
 import { OAuth2Client } from 'google-auth-library';
-import { bigQuerySource } from '../../workers/src/billing-ingest/sources/bigquery.ts';
+import { bigQuerySource } from '@cc/shared/adapters/bigquery/real.ts';
 import { runIngest } from '../../workers/src/billing-ingest/ingest.ts';
 import { testEnv } from '../helper.ts';
 import { startFakeBigQuery, type FakeBigQueryOptions, type FakeJobBehaviour } from '../fakes/bigquery-server.ts';

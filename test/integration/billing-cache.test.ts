@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Queue } from 'bullmq';
 import { addDays, billingToday } from '@cc/shared/time.ts';
-import { gcpGeneratedSource } from '../../workers/src/billing-ingest/sources/gcp-generator.ts';
+import { gcpGeneratedSource } from '@cc/shared/adapters/bigquery/local.ts';
 import { runIngest } from '../../workers/src/billing-ingest/ingest.ts';
 import { billingIngestHandler } from '../../workers/src/jobs/billing-ingest.ts';
 import { createProducer } from '@cc/shared/producer.ts';

@@ -16,7 +16,7 @@ import type { JobFor } from '@cc/shared/queues.ts';
 import { addDays, billingToday } from '@cc/shared/time.ts';
 import { ANOMALY_WINDOW_DAYS } from '@cc/shared/insights/anomaly-rule.ts';
 import { listUnnotifiedAnomalies } from '@cc/shared/db/anomalies.ts';
-import { focusCsvSource, NO_EFFECTIVE_COST_COLUMN, noEffectiveCostRows } from '../../workers/src/billing-ingest/sources/focus-csv.ts';
+import { focusCsvSource, NO_EFFECTIVE_COST_COLUMN, noEffectiveCostRows } from '../../workers/src/billing-ingest/formats/focus-csv.ts';
 import { runIngest } from '../../workers/src/billing-ingest/ingest.ts';
 import { alertEvaluateHandler } from '../../workers/src/jobs/alert-evaluate.ts';
 import { anomalyDetectHandler } from '../../workers/src/jobs/anomaly-detect.ts';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { Pool } from '@cc/shared/db/pool.ts';
-import { focusCsvSource } from '../../workers/src/billing-ingest/sources/focus-csv.ts';
+import { focusCsvSource } from '../../workers/src/billing-ingest/formats/focus-csv.ts';
 import { runIngest, IngestRejected } from '../../workers/src/billing-ingest/ingest.ts';
 import { build, login, bearer, testEnv } from '../helper.ts';
 

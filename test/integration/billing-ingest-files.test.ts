@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { parse } from 'csv-parse/sync';
 import type { Pool } from '@cc/shared/db/pool.ts';
 import { fileSha256 } from '@cc/shared/commands/billing-ingest.ts';
-import { focusCsvSource } from '../../workers/src/billing-ingest/sources/focus-csv.ts';
+import { focusCsvSource } from '../../workers/src/billing-ingest/formats/focus-csv.ts';
 import { runIngest } from '../../workers/src/billing-ingest/ingest.ts';
 import { testEnv } from '../helper.ts';
 

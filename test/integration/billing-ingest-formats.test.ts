@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Pool } from '@cc/shared/db/pool.ts';
 import { fileSha256 } from '@cc/shared/commands/billing-ingest.ts';
-import { focusCsvSource } from '../../workers/src/billing-ingest/sources/focus-csv.ts';
+import { focusCsvSource } from '../../workers/src/billing-ingest/formats/focus-csv.ts';
 import { IngestRejected, runIngest } from '../../workers/src/billing-ingest/ingest.ts';
 import { testEnv } from '../helper.ts';
 

@@ -13,7 +13,7 @@ import { jobOptions } from '@cc/shared/queues.ts';
 import { createProducer } from '@cc/shared/producer.ts';
 import { chartCache } from '@cc/shared/billing/chart-cache.ts';
 import { createLogger } from '@cc/shared/logger.ts';
-import { focusCsvSource } from '../../workers/src/billing-ingest/sources/focus-csv.ts';
+import { focusCsvSource } from '../../workers/src/billing-ingest/formats/focus-csv.ts';
 import { runIngest, IngestRejected } from '../../workers/src/billing-ingest/ingest.ts';
 import { billingIngestHandler } from '../../workers/src/jobs/billing-ingest.ts';
 import { startWorkers } from '../../workers/src/worker-host.ts';

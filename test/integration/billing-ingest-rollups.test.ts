@@ -7,7 +7,7 @@
 import t from 'tap';
 import type { Pool } from '@cc/shared/db/pool.ts';
 import type { BillingSource, CostRow } from '@cc/shared/ports/billing-source.ts';
-import { gcpGeneratedSource } from '../../workers/src/billing-ingest/sources/gcp-generator.ts';
+import { gcpGeneratedSource } from '@cc/shared/adapters/bigquery/local.ts';
 import { runIngest } from '../../workers/src/billing-ingest/ingest.ts';
 import { rebuildRollups } from '@cc/shared/db/billing-ingest/rollups.ts';
 import { testEnv } from '../helper.ts';

@@ -8,7 +8,8 @@ import { buildHandlers } from '../../workers/src/handlers.ts';
 import { startWorkers } from '../../workers/src/worker-host.ts';
 import { nightlyWindow } from '../../workers/src/jobs/billing-nightly.ts';
 import { ingestCommand } from '../../workers/src/billing-ingest/command.ts';
-import type { BillingSourceDeps } from '../../workers/src/billing-ingest/sources/index.ts';
+import type { BillingSourceDeps } from '../../workers/src/billing-ingest/open-source.ts';
+import { bigQueryBillingExport } from '@cc/shared/adapters/bigquery/real.ts';
 import { startFakeBigQuery } from '../fakes/bigquery-server.ts';
 import { build, login, bearer } from '../helper.ts';
 import { REDIS_URL } from '../db.ts';
@@ -77,7 +78,7 @@ t.test('BigQuery configured: every exported account, recent days mid-month, last
   const authClient = new OAuth2Client();
   authClient.setCredentials({ access_token: 'fake-token', expiry_date: Date.now() + 3_600_000 });
   const client = new BigQuery({ projectId: 'billing-proj', apiEndpoint: fake.url, authClient });
-  const { run, waiting } = await nightly(t, { bigquery: { client, dataset: 'billing-proj.billing_export', location: 'EU' } });
+  const { run, waiting } = await nightly(t, { bigquery: bigQueryBillingExport({ client, dataset: 'billing-proj.billing_export', location: 'EU' }) });
 
   const mid = await run('2026-11-15');
   t.same(mid.skipped, [{ customer_id: 'acme-corp', billing_account_id: ACME_2, reason: 'no export table in billing-proj.billing_export' }], 'an account without an export table is skipped');

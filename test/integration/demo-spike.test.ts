@@ -6,7 +6,7 @@
 import t from 'tap';
 import type { JobFor } from '@cc/shared/queues.ts';
 import { addDays, billingToday } from '@cc/shared/time.ts';
-import { gcpGeneratedSource, generatedRowsForDay } from '../../workers/src/billing-ingest/sources/gcp-generator.ts';
+import { gcpGeneratedSource, generatedRowsForDay } from '@cc/shared/adapters/bigquery/local.ts';
 import { runIngest } from '../../workers/src/billing-ingest/ingest.ts';
 import { anomalyDetectHandler } from '../../workers/src/jobs/anomaly-detect.ts';
 import { addDemoSpikes, DEMO_SPIKE_SKU } from '../../infra/scripts/demo-spike.ts';

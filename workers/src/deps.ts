@@ -9,7 +9,7 @@ import type { AttachmentStore } from '@cc/shared/ports/attachment-store.ts';
 import type { ChartCache } from '@cc/shared/billing/chart-cache.ts';
 import type { Enqueue } from '@cc/shared/producer.ts';
 import type { QueueName } from '@cc/shared/queues.ts';
-import type { BillingSourceDeps } from './billing-ingest/sources/index.ts';
+import type { BillingSourceDeps } from './billing-ingest/open-source.ts';
 import type { MonitoringService } from '@cc/shared/ports/monitoring.ts';
 import type { CloudProjects } from '@cc/shared/ports/cloud-projects.ts';
 import type { SecretBox } from '@cc/shared/secret-box.ts';

@@ -12,7 +12,7 @@ import { mailerFromConfig } from '@cc/shared/adapters/mail/from-config.ts';
 import { ticketSystemFromConfig } from '@cc/shared/adapters/jira/from-config.ts';
 import { attachmentStoreFromConfig } from '@cc/shared/adapters/attachment-store/from-config.ts';
 import { workspaceFromConfig } from '@cc/shared/adapters/workspace/from-config.ts';
-import { billingSourcesFromConfig } from './billing-ingest/sources/from-config.ts';
+import { gcpBillingExportFromConfig } from '@cc/shared/adapters/bigquery/from-config.ts';
 import { secretBoxFromConfig } from '@cc/shared/secrets-key.ts';
 import { exportStoresFromConfig } from '@cc/shared/adapters/billing-exports-from-config.ts';
 import { monitoringServiceFromConfig } from '@cc/shared/adapters/monitoring/from-config.ts';
@@ -53,7 +53,8 @@ const host = await startWorkers({
     publicUrl: config.PUBLIC_URL,
     enqueue,
     chartCache: chartCache(producer.redis, config.QUEUE_PREFIX, log),
-    billingSources: { ...billingSourcesFromConfig(config), exportStores: exportStoresFromConfig(secretBoxFromConfig(config)) },
+    // drop-dir files are checked again in the worker: the folder may change after the api looked
+    billingSources: { dropDir: config.INGEST_DROP_DIR, bigquery: gcpBillingExportFromConfig(config), exportStores: exportStoresFromConfig(secretBoxFromConfig(config)) },
     nightlyIngest: { days: config.NIGHTLY_INGEST_DAYS, closeDay: config.NIGHTLY_INGEST_CLOSE_DAY },
     errorLogRetentionDays: config.ERROR_LOG_RETENTION_DAYS,
     ticketSystem: ticketSystemFromConfig(config, pool),

@@ -5,7 +5,7 @@
  */
 import { basename } from 'node:path';
 import type { BillingSource, SourceItem } from '@cc/shared/ports/billing-source.ts';
-import { focusCsvSource } from '../billing-ingest/sources/focus-csv.ts';
+import { focusCsvSource } from '../billing-ingest/formats/focus-csv.ts';
 
 export function deliverySource(label: string, paths: string[]): BillingSource {
   const parts = paths.map((p) => focusCsvSource(p));

@@ -8,7 +8,7 @@ import { UnrecoverableError } from 'bullmq';
 import type { Pool } from '@cc/shared/db/pool.ts';
 import { BadIngestCommand, type BillingIngestCommand } from '@cc/shared/commands/billing-ingest.ts';
 import { ExportStoreAccessError } from '@cc/shared/ports/billing-export-store.ts';
-import type { BillingSourceDeps } from '../billing-ingest/sources/index.ts';
+import type { BillingSourceDeps } from '../billing-ingest/open-source.ts';
 import { IngestRejected } from '../billing-ingest/ingest.ts';
 import { afterIngest, type AfterIngestDeps } from '../billing-ingest/after-ingest.ts';
 import { syncExportAccount, type ExportSyncResult } from './sync.ts';

@@ -7,7 +7,7 @@ import { checkIngestCommand, type BillingIngestCommand } from '@cc/shared/comman
 import { listProvisionedForBilling } from '@cc/shared/db/provisioning.ts';
 import { findCurrentFileBatch, type CurrentFileBatch } from '@cc/shared/db/billing-batches.ts';
 import { batchTotals } from '@cc/shared/db/billing-ingest/batches.ts';
-import { openBillingSource, type BillingSourceDeps } from './sources/index.ts';
+import { openBillingSource, type BillingSourceDeps } from './open-source.ts';
 import { runIngest, type IngestRequest, type IngestSummary } from './ingest.ts';
 import { ingestNotes, unlistedProviders } from './notes.ts';
 

@@ -4,5 +4,5 @@
  */
 export { runIngest, IngestRejected, type IngestSummary } from './ingest.ts';
 export { main as runCli } from './cli.ts';
-export { replayFocusSample } from './sources/focus-replay.ts';
-export { generatedRowsForDay, microsToDecimal } from './sources/gcp-generator.ts';
+export { replayFocusSample } from './formats/focus-replay.ts';
+export { generatedRowsForDay, microsToDecimal } from '@cc/shared/adapters/bigquery/from-config.ts';

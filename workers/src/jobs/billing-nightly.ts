@@ -25,7 +25,6 @@ import type { BillingIngestCommand } from '@cc/shared/commands/billing-ingest.ts
 import { customerBillingAccounts, generatedAccounts, exportAccounts } from '@cc/shared/db/billing-nightly.ts';
 import { addDays, addMonths, billingToday } from '@cc/shared/time.ts';
 import type { DepsOf } from '../deps.ts';
-import { exportedBillingAccounts } from '../billing-ingest/sources/bigquery.ts';
 
 /** Kept after completion so the same night's ids stay taken (BullMQ adds nothing for an id it still holds). */
 const KEEP_COMPLETED_SECONDS = 2 * 24 * 3600;
@@ -59,7 +58,7 @@ export async function planNightlyIngest(deps: DepsOf<'billing-nightly'>, day: st
   const bigquery = deps.billingSources.bigquery;
   if (bigquery) {
     const accounts = await customerBillingAccounts(deps.pool);
-    const exported = new Set(await exportedBillingAccounts(bigquery, [...new Set(accounts.map((a) => a.billing_account_id))]));
+    const exported = new Set(await bigquery.exportedBillingAccounts([...new Set(accounts.map((a) => a.billing_account_id))]));
     const window = nightlyWindow(day, deps.nightlyIngest);
     for (const a of accounts) {
       if (exported.has(a.billing_account_id)) plan.commands.push({ ...a, source: 'bigquery', ...window });

@@ -10,8 +10,8 @@
  * integer micros (BigInt) turned into decimal strings; no float touches it.
  */
 import { createHash } from 'node:crypto';
-import { addDays } from '@cc/shared/time.ts';
-import type { BillingSource, CostRow, SourceItem } from '@cc/shared/ports/billing-source.ts';
+import { addDays } from '../../time.ts';
+import type { BillingSource, CostRow, SourceItem } from '../../ports/billing-source.ts';
 
 interface Sku {
   service: string;

@@ -13,7 +13,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { BigQuery } from '@google-cloud/bigquery';
-import type { BillingSource, CostRow, ExportRate, SourceItem } from '@cc/shared/ports/billing-source.ts';
+import type { BillingSource, CostRow, ExportRate, SourceItem } from '../../ports/billing-source.ts';
+import type { GcpBillingExport } from '../../ports/gcp-billing-export.ts';
 import { ExportRates } from './export-rates.ts';
 
 export interface BigQueryBillingConfig {
@@ -252,5 +253,14 @@ export function bigQuerySource(o: BigQueryBillingConfig & { billingAccountId: st
         yield { line, row };
       }
     },
+  };
+}
+
+/** The export in BigQuery as the port the workers see. */
+export function bigQueryBillingExport(o: BigQueryBillingConfig): GcpBillingExport {
+  return {
+    dataset: o.dataset,
+    exportedBillingAccounts: (accounts) => exportedBillingAccounts(o, accounts),
+    source: (q) => bigQuerySource({ ...o, ...q }),
   };
 }

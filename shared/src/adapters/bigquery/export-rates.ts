@@ -4,8 +4,8 @@
  * Billing converts at one rate per day, so they should not), the rate carrying the most cost wins, so the rate is
  * the one most of the day's spend was billed at, whatever order BigQuery returns the rows in.
  */
-import { toUnits } from '@cc/shared/billing/money.ts';
-import type { ExportRate } from '@cc/shared/ports/billing-source.ts';
+import { toUnits } from '../../billing/money.ts';
+import type { ExportRate } from '../../ports/billing-source.ts';
 
 const RATE = /^\d+(\.\d+)?$/;
 

@@ -9,13 +9,13 @@ import { headOf, openIngestFile, SNIFF_BYTES } from '@cc/shared/commands/ingest-
 import { sniffText } from '@cc/shared/commands/ingest-text.ts';
 import { fileFormatOf } from '@cc/shared/commands/ingest-format.ts';
 import type { ExportStores } from '@cc/shared/adapters/billing-exports-from-config.ts';
-import { focusCsvSource } from './focus-csv.ts';
-import { gcpGeneratedSource, type ProvisionedProject } from './gcp-generator.ts';
-import { bigQuerySource, type BigQueryBillingConfig } from './bigquery.ts';
+import type { GcpBillingExport } from '@cc/shared/ports/gcp-billing-export.ts';
+import { gcpGeneratedSource, type ProvisionedProject } from '@cc/shared/adapters/bigquery/from-config.ts';
+import { focusCsvSource } from './formats/focus-csv.ts';
 
 export interface BillingSourceDeps {
   /** The real GCP export in BigQuery; absent when not configured. */
-  bigquery?: BigQueryBillingConfig;
+  bigquery?: GcpBillingExport;
   /** INGEST_DROP_DIR: files are read only inside it (the worker). Unset: any path (the CLI, run from a shell). */
   dropDir?: string;
   /** The AWS / Azure export store of a configured account (workers/src/billing-exports); absent: exports are off. */
@@ -45,7 +45,7 @@ export async function openBillingSource(checked: CheckedIngest, deps: BillingSou
     };
   }
   if (!deps.bigquery) throw new BadIngestCommand('source', 'source bigquery is not configured on this worker');
-  return { kind: cmd.source, source: bigQuerySource({ ...deps.bigquery, billingAccountId: cmd.billing_account_id, ...window }) };
+  return { kind: cmd.source, source: deps.bigquery.source({ billingAccountId: cmd.billing_account_id, ...window }) };
 }
 
 /**
