@@ -80,8 +80,8 @@ const UpdateUserPage = lazy(() => import('../features/users/UpdateUserPage.tsx')
 const ProjectListPage = lazy(() => import('../features/provisioning/ProjectListPage.tsx').then((m) => ({ default: m.ProjectListPage })));
 const NewProjectPage = lazy(() => import('../features/provisioning/NewProjectPage.tsx').then((m) => ({ default: m.NewProjectPage })));
 const LogoutPage = lazy(() => import('../features/session/LogoutPage.tsx').then((m) => ({ default: m.LogoutPage })));
-const SystemHealthPage = lazy(() => import('../features/systemhealth/SystemHealthPage.tsx').then((m) => ({ default: m.SystemHealthPage })));
-const KioskPage = lazy(() => import('../features/systemhealth/KioskPage.tsx').then((m) => ({ default: m.KioskPage })));
+const SystemHealthPage = lazy(() => import('../features/monitoring/SystemHealthPage.tsx').then((m) => ({ default: m.SystemHealthPage })));
+const KioskPage = lazy(() => import('../features/monitoring/KioskPage.tsx').then((m) => ({ default: m.KioskPage })));
 const WorkspaceLicensePage = lazy(() => import('../features/licenses/WorkspaceLicensePage.tsx').then((m) => ({ default: m.WorkspaceLicensePage })));
 const UpdateLicensePage = lazy(() => import('../features/licenses/UpdateLicensePage.tsx').then((m) => ({ default: m.UpdateLicensePage })));
 const ManageOrderPage = lazy(() => import('../features/licenses/ManageOrderPage.tsx').then((m) => ({ default: m.ManageOrderPage })));

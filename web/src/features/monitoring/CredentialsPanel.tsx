@@ -9,7 +9,7 @@ import { useAppSelector } from '../../app/hooks.ts';
 import { errorDetail } from '../../common/api-error.ts';
 import { useSnackbar } from '../../common/Snackbar.tsx';
 import { ListTable, type ListColumn } from '../../common/list/ListTable.tsx';
-import { useGetMonitoringPanelQuery, useRunMonitoringMutation } from './systemHealthApi.ts';
+import { useGetMonitoringPanelQuery, useRunMonitoringMutation } from './monitoringApi.ts';
 import styles from './SystemHealth.module.css';
 
 type Project = MonitoringPanel['projects'][number];

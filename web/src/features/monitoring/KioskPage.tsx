@@ -7,7 +7,7 @@ import { errorDetail } from '../../common/api-error.ts';
 import { formatTimestampWithZone } from '../../common/dates.ts';
 import { useMediaQuery } from '../../common/useMediaQuery.ts';
 import { ListTable, type ListColumn } from '../../common/list/ListTable.tsx';
-import { useGetHealthFiguresQuery } from './systemHealthApi.ts';
+import { useGetHealthFiguresQuery } from './monitoringApi.ts';
 import { alertsFigure, formatMinutes, monthToDateFigure, spendFigure, ticketsFigure } from './health-charts.ts';
 import { HealthPlot } from './HealthPlot.tsx';
 import styles from './Kiosk.module.css';

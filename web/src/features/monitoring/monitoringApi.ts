@@ -4,7 +4,7 @@ import { api } from '../../app/api.ts';
 const base = (customer: string) => `/v1/monitoring/${encodeURIComponent(customer)}/`;
 
 /** System Health (spec 000 §7 Monitoring): password, Initialize / Rebuild Dashboard, the panel and the built-in figures. */
-export const systemHealthApi = api.injectEndpoints({
+export const monitoringApi = api.injectEndpoints({
   endpoints: (build) => ({
     getMonitoringPanel: build.query<MonitoringPanel, string>({
       query: (customer) => base(customer),
@@ -31,4 +31,4 @@ export const systemHealthApi = api.injectEndpoints({
   }),
 });
 
-export const { useGetMonitoringPanelQuery, useGetMonitoringPasswordQuery, useGetHealthFiguresQuery, useRunMonitoringMutation } = systemHealthApi;
+export const { useGetMonitoringPanelQuery, useGetMonitoringPasswordQuery, useGetHealthFiguresQuery, useRunMonitoringMutation } = monitoringApi;

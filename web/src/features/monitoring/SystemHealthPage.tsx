@@ -6,7 +6,7 @@ import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
 import type { PageProps } from '../../app/route-types.ts';
 import { Page, PageLoading, PageMessage } from '../../common/Page.tsx';
 import { useCurrentCustomer } from '../../app/selection/useCustomerContext.ts';
-import { useGetMonitoringPasswordQuery } from './systemHealthApi.ts';
+import { useGetMonitoringPasswordQuery } from './monitoringApi.ts';
 import { CredentialsPanel } from './CredentialsPanel.tsx';
 import styles from './SystemHealth.module.css';
 
