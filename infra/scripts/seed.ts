@@ -7,7 +7,7 @@ import { loadConfig } from '@cc/shared/config.ts';
 import { createPool, withTransaction, type Queryable } from '@cc/shared/db/pool.ts';
 import { refreshClaims, upsertUser } from '@cc/shared/db/users.ts';
 import type { Role } from '@cc/shared/permissions.ts';
-import { hashPassword } from '@cc/shared/admin/passwords.ts';
+import { hashPassword } from '@cc/shared/auth/passwords.ts';
 import { seedPlaybooks } from './seed-playbooks.ts';
 
 export const DEMO_PASSWORD = 'commandcenter';

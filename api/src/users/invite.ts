@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '@cc/shared/db/pool.ts';
 import type { Enqueue } from '@cc/shared/producer.ts';
 import { replaceInvitation } from '@cc/shared/db/invitations.ts';
-import { hashInvitationToken, invitationMail, newInvitationToken } from '@cc/shared/admin/invitation.ts';
+import { hashInvitationToken, invitationMail, newInvitationToken } from '@cc/shared/invitations/link.ts';
 
 /**
  * Issues a new invitation link for a user inside the caller's transaction (retiring older unused links) and records

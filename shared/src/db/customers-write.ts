@@ -1,4 +1,4 @@
-import type { CustomerRecord } from '../admin/customer-input.ts';
+import type { CustomerRecord } from '../customers/rules.ts';
 import type { Queryable } from './pool.ts';
 
 export type MemberList = 'users' | 'notify' | 'alert';

@@ -3,7 +3,7 @@
  * functions: the api refuses what they refuse (400 with the message) and the 'New Project' form shows the same
  * answers before submit, so a bad project id is a clear message, not a failed job later.
  */
-import { InputError, REQUIRED } from '../admin/input-error.ts';
+import { InputError, REQUIRED } from '../input-error.ts';
 
 /** A customer's project template as stored in `customer.project_provisioning` (schemas/admin.ts ProjectTemplate). */
 export interface ProjectTemplate {

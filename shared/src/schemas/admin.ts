@@ -51,7 +51,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { CURRENCIES, EMAIL_PATTERN } from '@cc/shared/constants.ts';
 import { ROLES } from '@cc/shared/permissions.ts';
 import { Page, PageSize } from './common.ts';
-import { DASHBOARD_TYPE_ALIASES } from '../admin/customer-messages.ts';
+import { DASHBOARD_TYPE_ALIASES } from '../customers/messages.ts';
 import { COST_BASES } from './billing.ts';
 
 const Email = Type.String({ pattern: EMAIL_PATTERN });

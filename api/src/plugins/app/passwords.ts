@@ -1,9 +1,9 @@
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
-import { checkPassword, hashPassword, verifyPassword } from '@cc/shared/admin/passwords.ts';
+import { checkPassword, hashPassword, verifyPassword } from '@cc/shared/auth/passwords.ts';
 import type { UserRow } from '@cc/shared/db/users.ts';
 
-/** Password hashing for every route that sets or checks a password (the rule itself: shared/src/admin/passwords.ts). */
+/** Password hashing for every route that sets or checks a password (the rule itself: shared/src/auth/passwords.ts). */
 export interface Passwords {
   hash(password: string): Promise<string>;
   verify(passwordHash: string, password: string): Promise<boolean>;

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
-import { normaliseEmail } from '@cc/shared/admin/emails.ts';
+import { normaliseEmail } from '@cc/shared/emails.ts';
 
 /** A 429 the error handler turns into `{detail}` with `Retry-After`. */
 export class TooManyRequests extends Error {

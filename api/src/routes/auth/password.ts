@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { InputError, required } from '@cc/shared/admin/input-error.ts';
-import { checkNewPassword, MAX_PASSWORD_LENGTH } from '@cc/shared/admin/password-rules.ts';
-import { passwordChangedMail } from '@cc/shared/admin/password-changed-mail.ts';
+import { InputError, required } from '@cc/shared/input-error.ts';
+import { checkNewPassword, MAX_PASSWORD_LENGTH } from '@cc/shared/auth/password-rules.ts';
+import { passwordChangedMail } from '@cc/shared/auth/password-changed-mail.ts';
 import { updatePasswordHash } from '@cc/shared/db/passwords.ts';
 import { endOtherSessions } from '@cc/shared/db/sessions.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { findCustomerRecord } from '@cc/shared/db/customers-write.ts';
-import { InputError } from '@cc/shared/admin/input-error.ts';
-import { parseProjectIds, serviceAccountScript } from '@cc/shared/admin/service-script.ts';
+import { InputError } from '@cc/shared/input-error.ts';
+import { parseProjectIds, serviceAccountScript } from '@cc/shared/customers/service-script.ts';
 import { CustomerParams, ScriptAnswer, ScriptRequest, ServiceAccessAnswer } from '@cc/shared/schemas/admin.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import { errors } from '../../errors.ts';

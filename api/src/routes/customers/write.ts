@@ -4,9 +4,9 @@ import { findCustomer } from '@cc/shared/db/customers.ts';
 import { withTransaction, type Queryable } from '@cc/shared/db/pool.ts';
 import { entityExists } from '@cc/shared/db/entities.ts';
 import { billingAccountsOfOthers, findCustomerRecord, insertCustomer, updateCustomer } from '@cc/shared/db/customers-write.ts';
-import { customerIdFrom, newCustomerBase, resolveCustomer, type CustomerRecord } from '@cc/shared/admin/customer-input.ts';
-import { InputError } from '@cc/shared/admin/input-error.ts';
-import { customerRequired, customerSchemaMessage, type SchemaFailure } from '@cc/shared/admin/customer-messages.ts';
+import { customerIdFrom, newCustomerBase, resolveCustomer, type CustomerRecord } from '@cc/shared/customers/rules.ts';
+import { InputError } from '@cc/shared/input-error.ts';
+import { customerRequired, customerSchemaMessage, type SchemaFailure } from '@cc/shared/customers/messages.ts';
 import { CustomerDocument } from '@cc/shared/schemas/customer.ts';
 import { CustomerCreate, CustomerParams, CustomerUpdate } from '@cc/shared/schemas/admin.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';
@@ -23,7 +23,7 @@ async function checkReferences(db: Queryable, c: CustomerRecord): Promise<void> 
 
 /**
  * A customer body that fails its schema answers one sentence naming the field by its form label
- * (shared/admin/customer-messages.ts), not ajv's "body/… must match a schema in anyOf". Fastify answers the
+ * (shared/src/customers/messages.ts), not ajv's "body/… must match a schema in anyOf". Fastify answers the
  * returned error as 400 through the one error handler, so the body stays `{ detail }`.
  */
 const schemaErrorFormatter = (failures: SchemaFailure[]) => new InputError(customerSchemaMessage(failures));
@@ -36,7 +36,7 @@ async function answer(app: FastifyInstance, customerId: string) {
 
 /**
  * Customer create and update (spec 000 §7 Customers, 001 §2.4, §5): every rule of the form is applied
- * here too (shared/admin/customer-input.ts), so nothing inconsistent is ever stored.
+ * here too (shared/src/customers/rules.ts), so nothing inconsistent is ever stored.
  */
 const customersWrite: FastifyPluginAsyncTypebox = async (app) => {
   app.post(

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { createProjectRequest, findProvisioningChoices, listProjectRequests, projectNameHolder, ProjectNameTaken } from '@cc/shared/db/provisioning.ts';
-import { InputError } from '@cc/shared/admin/input-error.ts';
+import { InputError } from '@cc/shared/input-error.ts';
 import { checkNewProject, generateProjectId, type NewProjectInput, type ProjectTemplate } from '@cc/shared/provisioning/rules.ts';
 import { ErrorBody, withErrors } from '@cc/shared/schemas/common.ts';
 import {

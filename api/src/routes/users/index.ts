@@ -7,9 +7,9 @@ import {
 } from '@cc/shared/db/users-admin.ts';
 import { findUserById, refreshClaims } from '@cc/shared/db/users.ts';
 import { endUserSessions } from '@cc/shared/db/sessions.ts';
-import { normaliseEmail, parseEmail, parseEmailList } from '@cc/shared/admin/emails.ts';
-import { InputError } from '@cc/shared/admin/input-error.ts';
-import { emailsExist, entityNames, parseCustomers, parseRole } from '@cc/shared/admin/users.ts';
+import { normaliseEmail, parseEmail, parseEmailList } from '@cc/shared/emails.ts';
+import { InputError } from '@cc/shared/input-error.ts';
+import { emailsExist, entityNames, parseCustomers, parseRole } from '@cc/shared/users/rules.ts';
 import {
   AdminUser, DeleteUsersAnswer, DeleteUsersBody, InvitationSent, InviteAnswer, InviteBody, UserListQuery, UserPage, UserParams, UserUpdate,
 } from '@cc/shared/schemas/admin.ts';

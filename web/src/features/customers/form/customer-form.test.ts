@@ -1,5 +1,5 @@
 import t from 'tap';
-import { CUSTOMER_ID_CHARACTERS, customerIdFrom } from '@cc/shared/admin/customer-input.ts';
+import { CUSTOMER_ID_CHARACTERS, customerIdFrom } from '@cc/shared/customers/rules.ts';
 import {
   EMPTY_CUSTOMER_FORM,
   EMPTY_TEMPLATE,

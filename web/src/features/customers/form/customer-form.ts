@@ -3,7 +3,7 @@
  * text. Its rules are in validate-customer.ts, the conversion to and from the wire in customer-convert.ts.
  */
 import { CURRENCIES, DEFAULT_CURRENCY } from '@cc/shared/constants.ts';
-import { normaliseCustomerId } from '@cc/shared/admin/customer-input.ts';
+import { normaliseCustomerId } from '@cc/shared/customers/rules.ts';
 import type { CustomerCreate } from '@cc/shared/schemas/admin.ts';
 import { COST_BASIS_LABELS, type CostBasis } from '@cc/shared/billing/cost-basis.ts';
 

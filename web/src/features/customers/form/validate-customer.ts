@@ -1,6 +1,6 @@
 /** The customer form's rules (spec 001 §5, 000 §5), checked before anything is sent; the api checks them again. */
 import { EMAIL_RE, MESSAGES } from '@cc/shared/constants.ts';
-import { CUSTOMER_ID_TOO_SHORT, customerIdProblem } from '@cc/shared/admin/customer-input.ts';
+import { CUSTOMER_ID_TOO_SHORT, customerIdProblem } from '@cc/shared/customers/rules.ts';
 import { TEMPLATE_NUMBER_FIELDS, cleanBillingAccountIds, type CustomerFormErrors, type CustomerFormState } from './customer-form.ts';
 
 export { CUSTOMER_ID_TOO_SHORT };
@@ -19,7 +19,7 @@ export function validateCustomerForm(f: CustomerFormState): CustomerFormErrors {
   if (!f.customer_name.trim()) e.customer_name = MESSAGES.required;
   if (!f.customer_id) e.customer_id = MESSAGES.required;
   else {
-    // The id the form sends is checked by the api with this very rule (shared/src/admin/customer-input.ts).
+    // The id the form sends is checked by the api with this very rule (shared/src/customers/rules.ts).
     const problem = customerIdProblem(f.customer_id);
     if (problem) e.customer_id = problem;
   }

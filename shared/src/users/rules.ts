@@ -2,7 +2,7 @@
  * User management rules (spec 001 §2.7, §4, §5) that need no store.
  */
 import { ROLES, type Role } from '../permissions.ts';
-import { InputError, required } from './input-error.ts';
+import { InputError, required } from '../input-error.ts';
 
 export const GRANT_AT_LEAST_ONE = 'Please grant access to at least one customer';
 export const EMAIL_ALREADY_EXISTS = 'E-mail already exists';

@@ -1,4 +1,4 @@
-import { EMAIL_RE } from '../constants.ts';
+import { EMAIL_RE } from './constants.ts';
 import { InputError, REQUIRED } from './input-error.ts';
 
 export const EMAIL_LIST_NOT_VALID = 'Email list is not valid';

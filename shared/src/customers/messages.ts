@@ -6,7 +6,7 @@
  * generic "{part}/{property} …" detail of the error handler.
  */
 import { CURRENCIES } from '../constants.ts';
-import { REQUIRED } from './input-error.ts';
+import { REQUIRED } from '../input-error.ts';
 
 /** The form's labels by wire name; nested names (tier rows, project templates) too. */
 export const CUSTOMER_FIELD_LABELS: Record<string, string> = {

@@ -1,5 +1,5 @@
 import { MESSAGES, MIN_PASSWORD_LENGTH } from '../constants.ts';
-import { InputError, required } from './input-error.ts';
+import { InputError, required } from '../input-error.ts';
 
 /**
  * The product's rule for a password a user chooses (spec 001 §5: required, at least 6 characters, 'Must have at

@@ -1,10 +1,7 @@
-/** The pure administration rules (spec 001 §2.4, §5): ids, e-mail lists, billing accounts, drive folders, domains. */
+/** The customer form's pure rules (spec 001 §2.4, §5): the customer id, billing accounts, drive folders, project ids. */
 import t from 'tap';
-import { customerIdFrom, driveFolderId, parseBillingAccounts } from './customer-input.ts';
-import { parseEmail, parseEmailList } from './emails.ts';
-import { entityIdFrom, parseEmailDomains } from './entity-input.ts';
+import { customerIdFrom, driveFolderId, parseBillingAccounts } from './rules.ts';
 import { parseProjectIds } from './service-script.ts';
-import { entityNames } from './users.ts';
 
 t.test('customer id', async (t) => {
   t.equal(customerIdFrom('Acme Corp'), 'acmecorp');
@@ -29,25 +26,6 @@ t.test('billing accounts and drive folders', async (t) => {
     }
   })();
   t.equal(refused?.statusCode, 400, 'a value that is neither a folder id nor a folder link is refused');
-});
-
-t.test('e-mails', async (t) => {
-  t.same(parseEmailList(' A@B.example , c@d.example,a@b.example,'), ['a@b.example', 'c@d.example']);
-  t.throws(() => parseEmailList(''), { message: 'emails: This field is required' });
-  t.throws(() => parseEmailList(','), { message: 'Email list is not valid' });
-  t.throws(() => parseEmailList('a@b.example c@d.example'), { message: 'Email list is not valid' }, 'spaces separate nothing');
-  t.equal(parseEmail(' Bob@X.example '), 'bob@x.example');
-  t.throws(() => parseEmail('bob@x'), { message: 'Email is not valid' });
-});
-
-t.test('entities', async (t) => {
-  t.equal(entityIdFrom('Nordic Group'), 'nordic-group');
-  t.equal(entityIdFrom('Ærø & Søn A/S'), 'aero-son-a-s');
-  t.equal(entityIdFrom('!!!'), 'entity');
-  t.equal(parseEmailDomains('@A.example\n b.example, a.example'), 'a.example\nb.example');
-  t.equal(parseEmailDomains('  '), '');
-  t.throws(() => parseEmailDomains('localhost'), { message: 'email_domain_allowed: not a domain name: localhost' });
-  t.same(entityNames([{ entity_name: 'B' }, { entity_name: null }, { entity_name: 'B' }, { entity_name: 'A' }]), ['A', 'B', 'No Entity']);
 });
 
 t.test('project ids', async (t) => {

@@ -1,4 +1,4 @@
-import { InputError } from './input-error.ts';
+import { InputError } from '../input-error.ts';
 
 // Letters that Unicode does not decompose into a base letter plus accent.
 const FOLD: Record<string, string> = { ø: 'o', æ: 'ae', œ: 'oe', ß: 'ss', đ: 'd', ł: 'l', þ: 'th' };

@@ -4,11 +4,11 @@
  */
 import { CURRENCIES, DEFAULT_CURRENCY } from '../constants.ts';
 import type { CostBasis } from '../schemas/billing.ts';
-import { isEmail, EMAIL_NOT_VALID } from './emails.ts';
-import { InputError } from './input-error.ts';
-import { customerProblem, customerRequired, DASHBOARD_TYPE_ALIASES } from './customer-messages.ts';
+import { isEmail, EMAIL_NOT_VALID } from '../emails.ts';
+import { InputError } from '../input-error.ts';
+import { customerProblem, customerRequired, DASHBOARD_TYPE_ALIASES } from './messages.ts';
 
-/** A customer field's 400: '{label}: This field is required' (customer-messages.ts says why labels). */
+/** A customer field's 400: '{label}: This field is required' (messages.ts says why labels). */
 const required = (field: string) => new InputError(customerRequired(field));
 /** A customer field's 400: '{label}: {problem}'. */
 const problem = (field: string, text: string) => new InputError(customerProblem(field, text));

@@ -2,7 +2,7 @@
  * The Advanced Settings script generator (spec 001 §2.4): a cloud-shell script that grants (or revokes)
  * the customer's service account the read roles CommandCenter needs on the given GCP projects.
  */
-import { InputError, required } from './input-error.ts';
+import { InputError, required } from '../input-error.ts';
 
 /** Read access for billing labels, inventory, recommendations and system health. */
 export const SERVICE_ACCOUNT_ROLES = [

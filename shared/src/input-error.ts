@@ -1,6 +1,6 @@
 /**
  * Bad administrative input: the api's error handler answers it as 400 `{ detail: message }`, so the rules
- * in shared/admin can be checked by the api without depending on it.
+ * in shared/src (customers, entities, users, auth, provisioning) can be checked by the api without depending on it.
  */
 export class InputError extends Error {
   readonly statusCode = 400;
