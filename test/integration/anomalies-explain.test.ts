@@ -19,7 +19,9 @@ import { bigQuerySource } from '@cc/shared/adapters/bigquery/real.ts';
 import { anomalyDetectHandler } from '../../workers/src/jobs/anomaly-detect.ts';
 import { focusCsvSource } from '../../workers/src/billing-ingest/formats/focus-csv.ts';
 import { runIngest } from '../../workers/src/billing-ingest/ingest.ts';
+import { Queue } from 'bullmq';
 import { build, login, bearer } from '../helper.ts';
+import { REDIS_URL } from '../db.ts';
 import { startFakeBigQuery } from '../fakes/bigquery-server.ts';
 
 const ACME = { customerId: 'acme-corp', billingAccountId: '01A2B3-C4D5E6-F7A8B9' };
@@ -199,8 +201,8 @@ t.test('contributors from real FOCUS and GCP lines add up to the rise, with kind
     t.match(aws.lead, { dimension: 'sku', name: 'BoxUsage:m5.xlarge' });
     t.equal(aws.kind, 'usage');
     t.match(aws.kind_text, /^usage ×4\.\d, unit price unchanged$/);
-    t.match(aws.sentence, /^\d+\.\d{2} EUR on 2026-10-28 against a 28-day mean of \d+\.\d{2} EUR \(\+\d+ %, above the 20 % and 10 EUR thresholds\); \d+ % of the rise is SKU 'BoxUsage:m5\.xlarge' \(usage ×4\.\d, unit price unchanged\), mostly on resource i-0a1b; a license order for 5 Google Workspace Enterprise Plus was placed that day\.$/);
-    t.match(aws.events, [{ kind: 'license_order_placed', link: '/workspacelicense' }, { kind: 'billing_file' }, { kind: 'billing_file' }]);
+    t.match(aws.sentence, /^\d+\.\d{2} EUR on 2026-10-28 against a 28-day mean of \d+\.\d{2} EUR \(\+\d+ %, above the 20 % and 10 EUR thresholds\); \d+ % of the rise is SKU 'BoxUsage:m5\.xlarge' \(usage ×4\.\d, unit price unchanged\), mostly on resource i-0a1b; correction file aws-correction\.csv was added to that day on \d{4}-\d{2}-\d{2}\.$/);
+    t.match(aws.events, [{ kind: 'license_order_placed', link: '/workspacelicense' }, { kind: 'billing_file' }, { kind: 'billing_correction' }]);
     t.ok(aws.events.some((e: { text: string }) => e.text === 'correction file aws-correction.csv was added to that day'), 'the correction file is listed');
 
     const gcp = (await get(explanationUrl('acme-analytics', 'Compute Engine'))).json();
@@ -209,6 +211,20 @@ t.test('contributors from real FOCUS and GCP lines add up to the rise, with kind
     t.match(gcp.sentence, /of the rise is SKU 'N2 Custom Extended Memory' \(new SKU, not in the 28-day baseline\); project acme-analytics was created from template 'analytics' the day before\.$/);
     const label = gcp.contributors.find((c: { dimension: string; rank: number }) => c.dimension === 'label' && c.rank === 1);
     t.match(label, { label_key: 'app', value: 'ml-train', in_baseline: false });
+  });
+
+  t.test('the e-mail says why, in the same sentence', async (t) => {
+    const queue = new Queue('notify', { connection: { url: REDIS_URL }, prefix: app.env.config.QUEUE_PREFIX });
+    t.teardown(() => queue.close());
+    const jobs = await queue.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed']);
+    const mail = jobs.map((j) => j.data as { text: string; html: string }).find((d) => d.text.includes('acme-aws-prod'));
+    t.ok(mail, 'the notice was enqueued');
+    const aws = (await get(explanationUrl('acme-aws-prod', 'Amazon EC2'))).json();
+    const gcp = (await get(explanationUrl('acme-analytics', 'Compute Engine'))).json();
+    t.match(mail!.text, `  Why: ${aws.sentence}`);
+    t.match(mail!.text, `  Why: ${gcp.sentence}`);
+    t.match(mail!.html, /<tr><td colspan="5">Why: [^<]+ of the rise is SKU &#39;N2 Custom Extended Memory&#39;/);
+    t.comment(`the e-mail's text:\n${mail!.text}`);
   });
 
   t.test('a viewer: contributors of his projects only, and no events about the whole customer', async (t) => {

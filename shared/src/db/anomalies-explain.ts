@@ -120,7 +120,7 @@ export async function listAroundEvents(
          FROM license_order o, span
         WHERE o.customer_id = $1 AND o.decided_at >= span.t0 AND o.decided_at < span.t1
        UNION ALL
-       SELECT 'billing_file', b.finished_at,
+       SELECT CASE WHEN b.mode = 'append' THEN 'billing_correction' ELSE 'billing_file' END, b.finished_at,
               format(CASE WHEN b.mode = 'append' THEN 'correction file %s was added to that day' ELSE 'billing file %s replaced that day' END, b.file_name),
               '/', true
          FROM ingest_batch b

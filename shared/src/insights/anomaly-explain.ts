@@ -46,7 +46,7 @@ export interface StoredExplanation {
 
 /** Something the portal did around an anomaly's day. */
 export interface AroundEvent {
-  kind: 'project_created' | 'license_order_placed' | 'license_order_decided' | 'ticket_raised' | 'ticket_resolved' | 'billing_file';
+  kind: 'project_created' | 'license_order_placed' | 'license_order_decided' | 'ticket_raised' | 'ticket_resolved' | 'billing_correction' | 'billing_file';
   /** When it happened (ISO timestamp). */
   at: string;
   /** What it was, in a few words (the reader's language, no ids but the object's own name). */
@@ -145,6 +145,9 @@ function relativeDay(at: string, date: string): string {
   return `on ${day}`;
 }
 
+/** Which event the sentence names when several happened: the most likely cause of a rise first. */
+const EVENT_ORDER: readonly AroundEvent['kind'][] = ['project_created', 'billing_correction', 'ticket_raised', 'ticket_resolved', 'billing_file', 'license_order_decided', 'license_order_placed'];
+
 export interface SentenceContext {
   date: string;
   windowDays: number;
@@ -185,7 +188,8 @@ export function explain(e: StoredExplanation, ctx: SentenceContext): Explanation
   } else {
     parts.push('no billing line of that project and service explains the rise');
   }
-  const event = ctx.events.find((v) => !v.customer_wide) ?? ctx.events[0];
+  // the event nearest the anomaly's cause: its own project's first, then a file that changed the day's data
+  const event = [...ctx.events].sort((a, b) => EVENT_ORDER.indexOf(a.kind) - EVENT_ORDER.indexOf(b.kind))[0];
   if (event) parts.push(`${event.text} ${relativeDay(event.at, ctx.date)}`);
   return { lead, kind: kind?.kind ?? null, kind_text: kind?.text ?? null, sentence: `${parts.join('; ')}.` };
 }

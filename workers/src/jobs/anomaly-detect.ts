@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { JobFor } from '@cc/shared/queues.ts';
 import { withTransaction } from '@cc/shared/db/pool.ts';
 import { detectAnomalies, listUnnotifiedAnomalies, markAnomaliesNotified, type UnnotifiedAnomaly } from '@cc/shared/db/anomalies.ts';
+import { explainAnomaly } from '@cc/shared/db/anomalies-explain.ts';
 import { ANOMALY_CANDIDATE_RETENTION_DAYS, ANOMALY_DATE_OFFSET_DAYS, ANOMALY_MIN_HISTORY_DAYS, ANOMALY_WINDOW_DAYS } from '@cc/shared/insights/anomaly-rule.ts';
 import { addDays, billingToday } from '@cc/shared/time.ts';
 import type { DepsOf } from '../deps.ts';
@@ -36,7 +37,7 @@ async function notifyNewAnomalies(deps: DepsOf<'anomaly-detect'>, date: string, 
   for (const anomalies of groups.values()) {
     const first = anomalies[0];
     if (first.recipients.length > 0) {
-      const mail = anomalyNotice(first.customer_name, first.billing_account_id, date, anomalies, deps.publicUrl);
+      const mail = anomalyNotice(first.customer_name, first.billing_account_id, date, anomalies, deps.publicUrl, await sentences(deps, anomalies));
       await deps.enqueue('notify', 'notify.send', { to: first.recipients, ...mail, key: noticeKey(anomalies) });
       sent += 1;
     }
@@ -44,6 +45,25 @@ async function notifyNewAnomalies(deps: DepsOf<'anomaly-detect'>, date: string, 
     await markAnomaliesNotified(deps.pool, anomalies.map((a) => a.id));
   }
   return sent;
+}
+
+/** Why each anomaly is one (its stored contributors and the events around the day), by anomaly id. */
+async function sentences(deps: DepsOf<'anomaly-detect'>, anomalies: UnnotifiedAnomaly[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const a of anomalies) {
+    const e = await explainAnomaly(deps.pool, {
+      customerId: a.customer_id,
+      billingAccountId: a.billing_account_id,
+      date: a.date,
+      projectId: a.project_id,
+      service: a.service,
+      windowDays: ANOMALY_WINDOW_DAYS,
+      // the notice goes to the alert list, never to a viewer (listUnnotifiedAnomalies leaves them out)
+      projectOnly: false,
+    });
+    if (e) out.set(a.id, e.sentence);
+  }
+  return out;
 }
 
 /** The same set of anomalies always gives the same key, so a retried job never sends the notice twice. */
