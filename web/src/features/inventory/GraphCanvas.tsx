@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { GraphNode, InventoryGraph } from '@cc/shared/schemas/inventory.ts';
-import { ANIMATION_MS, GRAPH_SIZE, LEVEL_DISTANCE, drawNodeLabel, LABEL_FIT_PADDING, labelsShown, nodeColor, nodeLabelElement, type DagMode, type GraphDimension } from './graph-view.ts';
+import { ANIMATION_MS, GRAPH_SIZE, LABEL_FIT_PADDING, LABELLED_NODES_MAX, LEVEL_DISTANCE, LabelPlacer, NEAREST_LABELS, drawNodeLabel, labelsShown, nodeColor, nodeLabelElement, prominentNodes, type DagMode, type GraphDimension } from './graph-view.ts';
+import { startLabelLayer, type Point } from './label-layer.ts';
 import styles from './inventory.module.css';
 
 type Positioned = GraphNode & { x?: number; y?: number; z?: number };
@@ -18,8 +19,10 @@ interface Renderer {
  * never downloads three.js.
  */
 async function createRenderer(dimension: GraphDimension, el: HTMLElement, graph: InventoryGraph, mode: DagMode, onClick: (n: GraphNode) => void): Promise<Renderer> {
-  // the libraries add x, y (z) to the objects they are given: copies keep the query cache untouched
-  const data = { nodes: graph.nodes.map((n): Positioned => ({ ...n })), links: graph.links.map((l) => ({ ...l })) };
+  // the libraries add x, y (z) to the objects they are given: copies keep the query cache untouched; nodes are drawn
+  // in this order, the root first, so when names would collide the upper levels keep theirs
+  const nodes = graph.nodes.map((n): Positioned => ({ ...n })).sort((a, b) => a.level - b.level);
+  const data = { nodes, links: graph.links.map((l) => ({ ...l })) };
   // the same objects the layout moves: their x, y (z) are where the node is now
   const byId = new Map(data.nodes.map((n) => [n.id, n]));
   const placed = (id: string) => {
@@ -28,8 +31,11 @@ async function createRenderer(dimension: GraphDimension, el: HTMLElement, graph:
   };
   // the spec's 600 × 600, or the screen's width when narrower (a phone): the box's CSS decides, the canvas follows
   const size = Math.min(GRAPH_SIZE, el.clientWidth || GRAPH_SIZE);
+  // names shown without hovering: all of a small graph, the hubs of a large one (more once zoomed in)
+  const prominent = prominentNodes(graph);
   if (dimension === '2d') {
     const { default: ForceGraph } = await import('force-graph');
+    const placer = new LabelPlacer();
     const g = new ForceGraph<Positioned>(el)
       .width(size)
       .height(size)
@@ -40,14 +46,15 @@ async function createRenderer(dimension: GraphDimension, el: HTMLElement, graph:
       .nodeLabel((n) => nodeLabelElement(n.asset_name))
       .nodeColor((n) => nodeColor(n.module))
       .linkDirectionalArrowLength(3)
-      // names under the nodes without hovering, when few enough to read (or zoomed in); the hover label stays
+      // names under the nodes without hovering (every one once zoomed in); the hover label stays
       .nodeCanvasObjectMode(() => 'after')
+      .onRenderFramePre(() => placer.reset())
       .nodeCanvasObject((n, ctx, scale) => {
-        if (n.x !== undefined && n.y !== undefined && labelsShown(data.nodes.length, scale)) drawNodeLabel(ctx, n.asset_name, n.x, n.y, scale);
+        if (n.x !== undefined && n.y !== undefined && (prominent.has(n.id) || labelsShown(data.nodes.length, scale))) drawNodeLabel(ctx, n.asset_name, n.x, n.y, scale, placer);
       })
       .onNodeClick((n) => onClick(n))
       // every layout (Td and radial ones reach far) ends fitted into the box, with room for the names under the nodes
-      .onEngineStop(() => g.zoomToFit(400, labelsShown(data.nodes.length, 1) ? LABEL_FIT_PADDING : 16))
+      .onEngineStop(() => g.zoomToFit(400, LABEL_FIT_PADDING))
       .graphData(data);
     return {
       dagMode: (m) => void g.dagMode(m).d3ReheatSimulation(),
@@ -70,8 +77,21 @@ async function createRenderer(dimension: GraphDimension, el: HTMLElement, graph:
     .nodeLabel((n) => nodeLabelElement((n as Positioned).asset_name))
     .nodeColor((n) => nodeColor((n as Positioned).module))
     .onNodeClick((n) => onClick(n as Positioned))
-    .onEngineStop(() => g.zoomToFit(400, 16))
+    .onEngineStop(() => g.zoomToFit(400, LABEL_FIT_PADDING))
     .graphData(data);
+  // three's camera, typed by what is used of it (the web app does not depend on three's types)
+  const camera = g.camera() as unknown as { position: Point & { clone(): Point }; getWorldDirection(into: Point): Point };
+  const stopLabels = startLabelLayer({
+    el,
+    nodes: data.nodes,
+    always: prominent,
+    nearest: data.nodes.length > LABELLED_NODES_MAX ? NEAREST_LABELS : 0,
+    viewpoint: () => ({
+      camera: camera.position,
+      forward: camera.getWorldDirection(camera.position.clone()),
+      toScreen: (p) => g.graph2ScreenCoords(p.x, p.y, p.z),
+    }),
+  });
   return {
     dagMode: (m) => void g.dagMode(m).d3ReheatSimulation(),
     focus: (id) => {
@@ -83,6 +103,7 @@ async function createRenderer(dimension: GraphDimension, el: HTMLElement, graph:
       return true;
     },
     dispose: () => {
+      stopLabels();
       // the WebGL context is a scarce browser resource: released now, not when the tab is garbage collected
       g._destructor();
       g.renderer().dispose();
