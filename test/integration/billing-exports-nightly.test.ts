@@ -14,7 +14,7 @@ import { saveExportSource, findExportSource } from '@cc/shared/db/billing-export
 import { exportStoresFromConfig } from '@cc/shared/adapters/billing-exports-from-config.ts';
 import { planNightlyIngest } from '../../workers/src/jobs/billing-nightly.ts';
 import { billingIngestHandler } from '../../workers/src/jobs/billing-ingest.ts';
-import { healthFigures } from '@cc/shared/db/health-figures.ts';
+import { healthFigures } from '@cc/shared/db/monitoring-figures.ts';
 import { testEnv } from '../helper.ts';
 import { startS3 } from '../emulators/s3.ts';
 import { focusCsv, spendOf } from './billing-exports-helpers.ts';

@@ -6,7 +6,7 @@
 import t from 'tap';
 import type { FastifyInstance } from 'fastify';
 import { secretBoxFromConfig } from '@cc/shared/secrets-key.ts';
-import { healthFigures } from '@cc/shared/db/health-figures.ts';
+import { healthFigures } from '@cc/shared/db/monitoring-figures.ts';
 import { billingToday } from '@cc/shared/time.ts';
 import { buildHandlers } from '../../workers/src/handlers.ts';
 import { startWorkers } from '../../workers/src/worker-host.ts';
@@ -179,7 +179,7 @@ t.test('the built-in dashboard figures are healthFigures() of the customer', asy
   const figures = res.json();
   t.same(figures, await healthFigures(app.env.pool, 'acme-corp', billingToday()), 'nothing lost on the wire');
   t.same(figures.projects.map((p: { project_id: string }) => p.project_id), ['acme-dev', 'acme-prod']);
-  // a viewer's figures are restricted by his filter (test/integration/viewer-health-figures.test.ts)
+  // a viewer's figures are restricted by his filter (test/integration/viewer-monitoring-figures.test.ts)
   const victor = await login(app, 'victor@acme.example');
   const viewer = await app.inject({ url: '/v1/monitoring/acme-corp/figures/', headers: bearer(victor) });
   const filter = [{ label_key: 'team', label_value: 'analytics' }];

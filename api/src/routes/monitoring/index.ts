@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { findMonitoringAccount, findMonitoringPassword } from '@cc/shared/db/monitoring.ts';
-import { healthFigures } from '@cc/shared/db/health-figures.ts';
+import { healthFigures } from '@cc/shared/db/monitoring-figures.ts';
 import { viewerProjectIds } from '@cc/shared/db/viewer-projects.ts';
 import { secretBoxFromConfig } from '@cc/shared/secrets-key.ts';
 import { billingToday } from '@cc/shared/time.ts';

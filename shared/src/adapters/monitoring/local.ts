@@ -1,6 +1,6 @@
 /**
  * MONITORING=local (default): CommandCenter serves the customer's dashboard itself (a kiosk page reading
- * shared/src/db/health-figures.ts), so there is nothing external to set up. The credential is still a per-customer
+ * shared/src/db/monitoring-figures.ts), so there is nothing external to set up. The credential is still a per-customer
  * password, managed by the same routes as Grafana's, so the System Health panel behaves the same in both modes.
  */
 import { generateMonitoringPassword, type MonitoringAccount, type MonitoringCustomer, type MonitoringService } from '../../ports/monitoring.ts';

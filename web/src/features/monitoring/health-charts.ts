@@ -1,6 +1,6 @@
 /**
  * Plotly figures of the built-in System Health dashboard (MONITORING=local) from the figures route
- * (shared/src/db/health-figures.ts), each with the table that shows the same numbers (the chart's text alternative).
+ * (shared/src/db/monitoring-figures.ts), each with the table that shows the same numbers (the chart's text alternative).
  * Pure, so the rules are tested without a browser.
  *
  * Project charts are horizontal bars: names read left to right however long, and the plot keeps most of its panel

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { randomUUID } from 'node:crypto';
 import { testEnv } from '../helper.ts';
-import { healthFigures } from '@cc/shared/db/health-figures.ts';
+import { healthFigures } from '@cc/shared/db/monitoring-figures.ts';
 import type { Pool } from '@cc/shared/db/pool.ts';
 
 const TODAY = '2026-03-15';

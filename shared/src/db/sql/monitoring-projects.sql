@@ -1,6 +1,6 @@
 -- System Health figures per project of one customer, over all of its billing accounts, in the customer's display
 -- currency (billing_currency): every rollup row converted at its usage day's rate, as the dashboard does; a row of a
--- currency without a rate within 7 days is in no figure (health-figures.ts reports it apart, per currency).
+-- currency without a rate within 7 days is in no figure (monitoring-figures.ts reports it apart, per currency).
 -- $1 customer_id, $2 today (US/Pacific date), $3 anomaly date (spec 000 §9: two days before today), $4 a
 -- customerViewer's filters jsonb [{label_key, label_value}] (NULL = unrestricted).
 -- A viewer's rows are those of the first billing account (his only one: spec 001 §9, the picker is hidden for him)

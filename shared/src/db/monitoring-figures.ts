@@ -9,9 +9,9 @@ import { addDays } from '../time.ts';
 import type { LabelFilter } from '../claims.ts';
 import type { Queryable } from './pool.ts';
 import { loadSql } from './load-sql.ts';
-import { healthConversion, type UnconvertedSpend } from './health-conversion.ts';
+import { healthConversion, type UnconvertedSpend } from './monitoring-conversion.ts';
 
-const PROJECTS_SQL = loadSql('health-projects').text;
+const PROJECTS_SQL = loadSql('monitoring-projects').text;
 
 export interface ProjectHealth {
   project_id: string;

@@ -7,7 +7,7 @@
 import t from 'tap';
 import Decimal from 'decimal.js';
 import { testEnv } from '../helper.ts';
-import { healthFigures } from '@cc/shared/db/health-figures.ts';
+import { healthFigures } from '@cc/shared/db/monitoring-figures.ts';
 import { saveRates } from '@cc/shared/db/fx-rates.ts';
 import { addDays } from '@cc/shared/time.ts';
 import type { BillingSource, CostRow } from '@cc/shared/ports/billing-source.ts';
