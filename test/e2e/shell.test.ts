@@ -21,8 +21,9 @@ async function settledMenu(page: Page, expected: string[]): Promise<string[]> {
 }
 
 const EXPECTED_MENUS: Record<string, string[]> = {
+  // Operations: the provider's console across every customer, admins only (docs/decisions-operations.md)
   'admin@commandcenter.local': [
-    'Billing', 'Anomaly Detection', 'System Health', 'Workspace License', 'Inventory', 'Project Provisioning',
+    'Operations', 'Billing', 'Anomaly Detection', 'System Health', 'Workspace License', 'Inventory', 'Project Provisioning',
     'Rapid Architecture Ticket', 'Playbook', 'Entity Management', 'Customer Management', 'User Management',
   ],
   'alice@acme.example': [

@@ -1,4 +1,5 @@
 import { lazy } from 'react';
+import type { ComponentType } from 'react';
 import type { Icon } from '@primer/octicons-react';
 import {
   AlertIcon,
@@ -7,6 +8,7 @@ import {
   CommentDiscussionIcon,
   CreditCardIcon,
   GearIcon,
+  InboxIcon,
   KeyIcon,
   OrganizationIcon,
   PackageIcon,
@@ -18,6 +20,7 @@ import type { Role } from '@cc/shared/permissions.ts';
 import { hasPermission } from '@cc/shared/permissions.ts';
 import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
 import type { AppRoute, Gate } from './route-types.ts';
+import { OperationsBadge } from '../features/operations/OperationsBadge.tsx';
 
 /** The per-customer switches that gate menu items and screens (spec 001 §6). */
 type FeatureFlag = keyof Pick<
@@ -89,6 +92,8 @@ const PlaybookDocPage = lazy(() => import('../features/playbook/PlaybookDocPage.
 const PlaybookPage = lazy(() => import('../features/playbook/PlaybookPage.tsx').then((m) => ({ default: m.PlaybookPage })));
 const InvitationPage = lazy(() => import('../features/invitations/InvitationPage.tsx').then((m) => ({ default: m.InvitationPage })));
 const InventoryPage = lazy(() => import('../features/inventory/InventoryPage.tsx').then((m) => ({ default: m.InventoryPage })));
+const OperationsPage = lazy(() => import('../features/operations/OperationsPage.tsx').then((m) => ({ default: m.OperationsPage })));
+const SpendPage = lazy(() => import('../features/operations/SpendPage.tsx').then((m) => ({ default: m.SpendPage })));
 const InventoryViewPage = lazy(() => import('../features/inventory/InventoryViewPage.tsx').then((m) => ({ default: m.InventoryViewPage })));
 
 /** The invitation e-mail's link: shown signed in or not, since the link's token is the credential. */
@@ -131,10 +136,13 @@ export const ROUTES: readonly AppRoute[] = [
   { path: '/billing/reconcile', title: 'Reconcile with invoice', gate: all(perm('billing_*'), any(role('admin'), role('customer'))), page: ReconcilePage },
   { path: '/billing/alerts', title: 'Billing Alerts', gate: perm('alerts_*'), page: AlertsPage },
   { path: '/billing/viewers', title: 'Billing Viewers', gate: perm('alerts_*'), page: ViewersPage },
+  // The provider's own console, across every customer (docs/decisions-operations.md)
+  { path: '/operations', title: 'Operations', gate: isAdmin, page: OperationsPage },
+  { path: '/operations/spend', title: 'All customers’ spend', gate: isAdmin, page: SpendPage },
   { path: '/logout', title: 'Logout', gate: signedIn, page: LogoutPage },
 ];
 
-const MANAGEMENT_PREFIXES = ['/entitymanagement', '/customermanagement', '/usermanagement'];
+const MANAGEMENT_PREFIXES = ['/entitymanagement', '/customermanagement', '/usermanagement', '/operations'];
 
 /** True on the management pages, where the customer and billing account pickers are hidden. */
 export function isManagementPath(path: string): boolean {
@@ -147,12 +155,15 @@ export interface MenuItem {
   icon: Icon;
   /** Shown only when the user holds the permission and the selected customer has the feature (spec 001 §2.2). */
   gate: Gate;
+  /** Shown after the title (the Operations item's count of open items). */
+  trailing?: ComponentType;
   /** Other paths under which this item is the current one. */
   alsoCurrentFor?: readonly string[];
 }
 
 /** The side menu, in the order of spec 001 §2.2. */
 export const MENU: readonly MenuItem[] = [
+  { title: 'Operations', path: '/operations', icon: InboxIcon, gate: isAdmin, trailing: OperationsBadge },
   { title: 'Billing', path: '/', icon: CreditCardIcon, gate: perm('billing_*'), alsoCurrentFor: ['/billing'] },
   { title: 'Anomaly Detection', path: '/anomalydetection', icon: AlertIcon, gate: all(perm('billing_*'), flag('anomaly_detection')) },
   { title: 'System Health', path: '/systemhealth', icon: PulseIcon, gate: all(perm('systemhealth_*'), flag('system_health_dashboard')) },

@@ -29,6 +29,11 @@ export function SideMenu({ className }: { className?: string }) {
             <item.icon />
           </NavList.LeadingVisual>
           {item.title}
+          {item.trailing ? (
+            <NavList.TrailingVisual>
+              <item.trailing />
+            </NavList.TrailingVisual>
+          ) : null}
         </NavList.Item>
       ))}
     </NavList>
