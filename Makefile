@@ -22,9 +22,10 @@ services: ## Install (apt-get) and start PostgreSQL and Redis unless DATABASE_UR
 migrate: services install ## Create the database if missing and apply migrations
 	npx tsx infra/scripts/migrate.ts
 
-seed: migrate ## Load the demo entities, customers, users, 13 months of generated spend and the demo exchange rates (idempotent)
+seed: migrate ## Load the demo entities, customers, users, 13 months of generated spend, the demo exchange rates and the AWS / Azure demo exports (idempotent)
 	npx tsx infra/scripts/seed.ts
 	npx tsx infra/scripts/seed-billing.ts
+	npx tsx infra/scripts/seed-exports.ts
 
 build: install ## Build the web app into web/dist, then print each route's gzipped JS
 	npm run build -w web

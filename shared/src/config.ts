@@ -90,6 +90,8 @@ export const SETTINGS = {
   BILLING_BIGQUERY_PROJECT: setting(str, '', 'GCP project the worker runs BigQuery billing-export queries in (empty: BigQuery source off)'),
   BILLING_BIGQUERY_DATASET: setting(str, '', 'project.dataset holding the gcp_billing_export_v1_<ACCOUNT> tables (empty: BigQuery source off)'),
   BILLING_BIGQUERY_LOCATION: setting(str, '', 'BigQuery location of the billing export dataset (e.g. EU; empty: default)'),
+  BILLING_EXPORTS: setting(oneOf('local', 'real'), 'local', 'where the AWS Data Exports and Azure Cost Management exports configured per billing account are read: local (BILLING_EXPORTS_DIR, laid out as the bucket or container would be; the demo) or real (S3 and Blob Storage)'),
+  BILLING_EXPORTS_DIR: setting(str, 'var/billing-exports', 'folder holding one subfolder per S3 bucket or Azure container (BILLING_EXPORTS=local); the seed writes the demo exports there'),
   NIGHTLY_INGEST_DAYS: setting(int(1, 60), '3', 'days before today the nightly billing ingest reads again (exports settle late)'),
   NIGHTLY_INGEST_CLOSE_DAY: setting(int(0, 28), '5', 'up to this day of the month the nightly ingest also reads the whole previous month (invoice close; 0: never)'),
   JWT_SECRET: setting(str, '', 'HMAC key for access tokens (at least 32 characters); empty: generated at first start and kept in JWT_SECRET_FILE (required in production)'),

@@ -54,7 +54,11 @@ const host = await startWorkers({
     enqueue,
     chartCache: chartCache(producer.redis, config.QUEUE_PREFIX, log),
     // drop-dir files are checked again in the worker: the folder may change after the api looked
-    billingSources: { dropDir: config.INGEST_DROP_DIR, bigquery: gcpBillingExportFromConfig(config), exportStores: exportStoresFromConfig(secretBoxFromConfig(config)) },
+    billingSources: {
+      dropDir: config.INGEST_DROP_DIR,
+      bigquery: gcpBillingExportFromConfig(config),
+      exportStores: exportStoresFromConfig(secretBoxFromConfig(config), { localDir: config.BILLING_EXPORTS === 'local' ? config.BILLING_EXPORTS_DIR : undefined }),
+    },
     nightlyIngest: { days: config.NIGHTLY_INGEST_DAYS, closeDay: config.NIGHTLY_INGEST_CLOSE_DAY },
     errorLogRetentionDays: config.ERROR_LOG_RETENTION_DAYS,
     ticketSystem: ticketSystemFromConfig(config, pool),
