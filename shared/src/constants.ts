@@ -14,6 +14,9 @@ export const DEFAULT_CURRENCY = 'EUR';
 /** The spec's US/Pacific billing zone under its canonical IANA name (US/Pacific is a backward-compatibility link to it). */
 export const BILLING_TIME_ZONE = 'America/Los_Angeles';
 
+/** Spec 000 §8: the System Health password fetch fails (not initialised yet). */
+export const MONITORING_NOT_IMPLEMENTED = 'Monitoring not implemented for this customer';
+
 export const MESSAGES = {
   invalidLogin: 'Invalid username or password',
   unverifiedEmail: 'Please check your email to activate this account',

@@ -112,6 +112,6 @@ export const HealthFigures = Type.Object({
 });
 export type HealthFigures = Static<typeof HealthFigures>;
 
-/** Spec 000 §8: the password fetch fails (not initialised yet). */
-export const MONITORING_NOT_IMPLEMENTED = 'Monitoring not implemented for this customer';
+// Kept with the other spec texts, which the web may import as values without bringing TypeBox into its bundle.
+export { MONITORING_NOT_IMPLEMENTED } from '../constants.ts';
 export const SYSTEM_HEALTH_DISABLED = 'System health is disabled for this customer';

@@ -6,10 +6,10 @@ import { useDocumentTitle, PageLoading } from '../../common/Page.tsx';
 import { errorDetail } from '../../common/api-error.ts';
 import { formatTimestampWithZone } from '../../common/dates.ts';
 import { useMediaQuery } from '../../common/useMediaQuery.ts';
-import { ListTable, type ListColumn } from '../../common/list/ListTable.tsx';
 import { useGetHealthFiguresQuery } from './monitoringApi.ts';
 import { alertsFigure, formatMinutes, monthToDateFigure, spendFigure, ticketsFigure } from './health-charts.ts';
 import { HealthPlot } from './HealthPlot.tsx';
+import { KioskTable, type KioskColumn } from './KioskTable.tsx';
 import styles from './Kiosk.module.css';
 
 const REFRESH_MS = 5 * 60_000;
@@ -18,14 +18,14 @@ const WALL_QUERY = '(min-width: 1600px) and (min-height: 900px)';
 
 type Ticket = HealthFigures['tickets'][number];
 type Freshness = HealthFigures['freshness'][number];
-const TICKET_COLUMNS: readonly ListColumn<Ticket>[] = [
+const TICKET_COLUMNS: readonly KioskColumn<Ticket>[] = [
   { id: 'priority', header: 'Priority', text: (r) => r.priority },
-  { id: 'open', header: 'Open', align: 'end', text: (r) => String(r.open), sortValue: (r) => r.open },
-  { id: 'awaiting', header: 'Awaiting first response', align: 'end', text: (r) => String(r.awaiting_first_response), sortValue: (r) => r.awaiting_first_response },
-  { id: 'oldest', header: 'Oldest waiting', align: 'end', text: (r) => formatMinutes(r.oldest_awaiting_minutes), sortValue: (r) => r.oldest_awaiting_minutes ?? -1 },
-  { id: 'mean', header: 'Mean first response', align: 'end', text: (r) => formatMinutes(r.mean_first_response_minutes), sortValue: (r) => r.mean_first_response_minutes ?? -1 },
+  { id: 'open', header: 'Open', align: 'end', text: (r) => String(r.open) },
+  { id: 'awaiting', header: 'Awaiting first response', align: 'end', text: (r) => String(r.awaiting_first_response) },
+  { id: 'oldest', header: 'Oldest waiting', align: 'end', text: (r) => formatMinutes(r.oldest_awaiting_minutes) },
+  { id: 'mean', header: 'Mean first response', align: 'end', text: (r) => formatMinutes(r.mean_first_response_minutes) },
 ];
-const FRESHNESS_COLUMNS: readonly ListColumn<Freshness>[] = [
+const FRESHNESS_COLUMNS: readonly KioskColumn<Freshness>[] = [
   { id: 'account', header: 'Billing account', text: (r) => r.billing_account_id },
   { id: 'usage', header: 'Latest usage day', text: (r) => r.last_usage_date ?? '–' },
   { id: 'ingest', header: 'Last ingest', text: (r) => (r.last_ingest_at ? formatTimestampWithZone(r.last_ingest_at) : '–') },
@@ -80,12 +80,8 @@ export function KioskPage({ route, params }: PageProps) {
         <HealthPlot title={`Month to date and open anomalies (${f.anomaly_date})`} figure={charts.mtd} empty={noProjects} />
         <HealthPlot title="Alerts: month to date against quota" figure={charts.alerts} empty={f.alerts.length === 0 ? 'No billing alerts' : null} />
         <HealthPlot title="Open tickets by priority" figure={charts.tickets} empty={null} />
-        <div className={styles.tablePanel}>
-          <ListTable title="First responses" rows={f.tickets} rowId={(r) => r.priority} columns={TICKET_COLUMNS} emptyText="No tickets" sortable={false} />
-        </div>
-        <div className={styles.tablePanel}>
-          <ListTable title="Billing data freshness" rows={f.freshness} rowId={(r) => r.billing_account_id} columns={FRESHNESS_COLUMNS} emptyText="No billing account" sortable={false} />
-        </div>
+        <KioskTable title="First responses" rows={f.tickets} rowId={(r) => r.priority} columns={TICKET_COLUMNS} emptyText="No tickets" />
+        <KioskTable title="Billing data freshness" rows={f.freshness} rowId={(r) => r.billing_account_id} columns={FRESHNESS_COLUMNS} emptyText="No billing account" />
       </div>
     </main>
   );

@@ -1,14 +1,17 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { ToggleSwitch } from '@primer/react';
 import { kioskUrl, SYSTEM_HEALTH_IFRAME_HEIGHT_PX } from '@cc/shared/monitoring/kiosk-url.ts';
-import { MONITORING_NOT_IMPLEMENTED } from '@cc/shared/schemas/monitoring.ts';
+import { MONITORING_NOT_IMPLEMENTED } from '@cc/shared/constants.ts';
 import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
 import type { PageProps } from '../../app/route-types.ts';
 import { Page, PageLoading, PageMessage } from '../../common/Page.tsx';
 import { useCurrentCustomer } from '../../app/selection/useCustomerContext.ts';
 import { useGetMonitoringPasswordQuery } from './monitoringApi.ts';
-import { CredentialsPanel } from './CredentialsPanel.tsx';
 import styles from './SystemHealth.module.css';
+
+// Closed on arrival: its form controls and project table (Primer's FormControl, ListTable) are fetched when it opens,
+// which keeps the route's first load under the 450 KB budget (docs/decisions.md, Web weight).
+const CredentialsPanel = lazy(() => import('./CredentialsPanel.tsx').then((m) => ({ default: m.CredentialsPanel })));
 
 /**
  * System Health (spec 000 §2): the customer's monitoring dashboard in kiosk mode, 710 px high, and a toggle showing
@@ -34,7 +37,11 @@ function SystemHealth({ title, customer }: { title: string; customer: CustomerDo
         <span id="credentials-toggle-label">Credentials</span>
         <ToggleSwitch aria-labelledby="credentials-toggle-label" size="small" checked={showCredentials} onClick={() => setShowCredentials((v) => !v)} />
       </div>
-      {showCredentials ? <CredentialsPanel customer={customer} password={password.currentData?.grafana_pass ?? null} onDone={() => setRuns((n) => n + 1)} /> : null}
+      {showCredentials ? (
+        <Suspense fallback={<PageLoading label="Loading credentials" />}>
+          <CredentialsPanel customer={customer} password={password.currentData?.grafana_pass ?? null} onDone={() => setRuns((n) => n + 1)} />
+        </Suspense>
+      ) : null}
       {password.isFetching && !password.currentData ? (
         <PageLoading label="Loading dashboard" />
       ) : password.isError || !link ? (
