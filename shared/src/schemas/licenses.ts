@@ -1,4 +1,4 @@
-/** Wire schemas of the Workspace license routes (spec 001 §7) and the Playbook list (001 §2.11). */
+/** Wire schemas of the Workspace license routes (spec 001 §7). */
 import { Type, type Static } from '@sinclair/typebox';
 
 const ISO_DATE = '^\\d{4}-\\d{2}-\\d{2}$';
@@ -92,8 +92,3 @@ export const HistoryRecord = Type.Object({
 });
 export type HistoryRecord = Static<typeof HistoryRecord>;
 export const HistoryList = Type.Array(HistoryRecord);
-
-export const PlaybookDocument = Type.Object({ id: Type.String(), name: Type.String(), url: Type.String() });
-export type PlaybookDocument = Static<typeof PlaybookDocument>;
-export const PlaybookList = Type.Array(PlaybookDocument);
-export const PlaybookDocParams = Type.Object({ customer: Type.String({ minLength: 1 }), id: Type.String({ minLength: 1, maxLength: 200 }) });

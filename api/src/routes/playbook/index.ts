@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { TenantCustomer } from '@cc/shared/db/customers.ts';
 import { playbookFromConfig } from '@cc/shared/adapters/playbook/from-config.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';
-import { CustomerParams, PlaybookDocParams, PlaybookList } from '@cc/shared/schemas/licenses.ts';
+import { CustomerParams, PlaybookDocParams, PlaybookList } from '@cc/shared/schemas/playbook.ts';
 import { errors } from '../../errors.ts';
 
 const docPath = (customer: string, id: string) => `/v1/gdrive/customers/${encodeURIComponent(customer)}/folders/playbooks/${encodeURIComponent(id)}`;

@@ -1,4 +1,4 @@
-import type { PlaybookDocument } from '@cc/shared/schemas/licenses.ts';
+import type { PlaybookDocument } from '@cc/shared/schemas/playbook.ts';
 import { useGetPlaybookQuery } from './playbookApi.ts';
 import type { PageProps } from '../../app/route-types.ts';
 import { useSelectedCustomer } from '../../app/selection/useCustomerContext.ts';

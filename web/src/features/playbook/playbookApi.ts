@@ -1,4 +1,4 @@
-import type { PlaybookDocument } from '@cc/shared/schemas/licenses.ts';
+import type { PlaybookDocument } from '@cc/shared/schemas/playbook.ts';
 import { api } from '../../app/api.ts';
 
 /** GET /v1/gdrive/customers/{customer}/folders/playbooks/ (spec 001 §7): id, name and the preview url. */
