@@ -62,10 +62,17 @@ WITH targets AS MATERIALIZED (
    GROUP BY d.anomaly_id, d.dimension, d.label_key, d.value, t.mean_days
 ), scored AS (
   SELECT a.*, a.day_amount - a.mean_amount AS contribution FROM agg a
+), key_tops AS (
+  SELECT DISTINCT ON (anomaly_id, label_key) anomaly_id, label_key, contribution, day_amount,
+         max(contribution) OVER (PARTITION BY anomaly_id) AS best
+    FROM scored WHERE dimension = 'label'
+   ORDER BY anomaly_id, label_key, contribution DESC, value
 ), best_key AS (
-  -- the label key whose top value adds most to the rise (ties: the key's name)
-  SELECT DISTINCT ON (anomaly_id) anomaly_id, label_key FROM scored WHERE dimension = 'label'
-   ORDER BY anomaly_id, contribution DESC, label_key
+  -- Among the keys whose top value adds at least half of what the best one adds, the one whose top value's day spend
+  -- is most made of rise: a coarse key on every line (env=prod) adds as much as the value that rose but names nothing.
+  SELECT DISTINCT ON (anomaly_id) anomaly_id, label_key FROM key_tops
+   WHERE contribution >= best / 2 OR contribution = best
+   ORDER BY anomaly_id, contribution / nullif(day_amount, 0) DESC NULLS LAST, contribution DESC, label_key
 ), ranked AS (
   SELECT s.*, row_number() OVER (PARTITION BY s.anomaly_id, s.dimension ORDER BY s.contribution DESC, s.value) AS rank
     FROM scored s

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { Banner } from '@primer/react';
 import { MESSAGES } from '@cc/shared/constants.ts';
 import type { PageProps } from '../../app/route-types.ts';
@@ -9,6 +9,7 @@ import { useBillingAccounts, useCurrentCustomer, useSelectedCustomer } from '../
 import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
 import type { Anomaly } from '@cc/shared/schemas/insights.ts';
 import { useGetAnomaliesQuery } from './anomaliesApi.ts';
+import { AnomalyExplanationPanel } from './AnomalyExplanationPanel.tsx';
 import { formatMoney, formatNumber } from '../../common/numbers.ts';
 import { anomalyDate, changeSortValue, coverageText, emptyText, formatChange, notConvertedTitle } from './anomaly-format.ts';
 
@@ -73,6 +74,8 @@ interface AnomalyTableProps {
 
 function AnomalyTable({ title, customer, billingAccountId, date, minimumAnomalyThreshold, minimumValueToggledAnomaly }: AnomalyTableProps) {
   const { selected } = useSelectedCustomer();
+  // the row whose explanation is open (project, service)
+  const [open, setOpen] = useState<Anomaly | null>(null);
   const { currentData, isFetching, error } = useGetAnomaliesQuery({
     customerId: customer.customer_id,
     billingAccountId,
@@ -107,6 +110,7 @@ function AnomalyTable({ title, customer, billingAccountId, date, minimumAnomalyT
               <>
                 Increase of at least {formatNumber(minimumAnomalyThreshold)}% and {formatMoney(minimumValueToggledAnomaly, currency)} over the mean
                 daily spend{currentData ? coverageText(currentData) : null}
+                {currentData?.anomalies.length ? ' Open a row to see what drove it.' : null}
               </>
             }
             rows={currentData?.anomalies ?? []}
@@ -118,7 +122,15 @@ function AnomalyTable({ title, customer, billingAccountId, date, minimumAnomalyT
             columnChooser
             initialSort={{ columnId: 'change', direction: 'DESC' }}
             paging="client"
+            onOpen={setOpen}
+            rowName={(a) => `Why ${a.project_id} / ${a.service} is an anomaly`}
           />
+          {open ? (
+            <AnomalyExplanationPanel
+              query={{ customerId: customer.customer_id, billingAccountId, date, projectId: open.project_id, service: open.service }}
+              onClose={() => setOpen(null)}
+            />
+          ) : null}
         </>
       )}
     </Page>

@@ -1,4 +1,4 @@
-import type { AnomalyAnswer } from '@cc/shared/schemas/insights.ts';
+import type { AnomalyAnswer, AnomalyExplanation } from '@cc/shared/schemas/insights.ts';
 import { api } from '../../app/api.ts';
 
 /** The anomaly route's path parameters (AnomalyParams), as the screen holds them. */
@@ -8,6 +8,15 @@ export interface AnomalyQuery {
   date: string;
   minimumAnomalyThreshold: number | string;
   minimumValueToggledAnomaly: number | string;
+}
+
+/** One anomaly of the list, for its explanation. */
+export interface AnomalyExplanationQuery {
+  customerId: string;
+  billingAccountId: string;
+  date: string;
+  projectId: string;
+  service: string;
 }
 
 const seg = (v: string | number) => encodeURIComponent(String(v));
@@ -21,7 +30,14 @@ export const anomaliesApi = api.injectEndpoints({
         `/minimum_anomaly_threshold/${seg(q.minimumAnomalyThreshold)}/minimum_value_toggled_anomaly/${seg(q.minimumValueToggledAnomaly)}`,
       providesTags: (_r, _e, q) => [{ type: 'Anomaly', id: `${q.customerId}/${q.billingAccountId}/${q.date}` }],
     }),
+    getAnomalyExplanation: build.query<AnomalyExplanation, AnomalyExplanationQuery>({
+      query: (q) =>
+        `/v1/anomalies/customer_id/${seg(q.customerId)}/billing_account_id/${seg(q.billingAccountId)}/date/${seg(q.date)}` +
+        `/project_id/${seg(q.projectId)}/service/${seg(q.service)}/explanation`,
+      // refreshed with the list it explains (a re-run of the day rewrites both)
+      providesTags: (_r, _e, q) => [{ type: 'Anomaly', id: `${q.customerId}/${q.billingAccountId}/${q.date}` }],
+    }),
   }),
 });
 
-export const { useGetAnomaliesQuery } = anomaliesApi;
+export const { useGetAnomaliesQuery, useGetAnomalyExplanationQuery } = anomaliesApi;

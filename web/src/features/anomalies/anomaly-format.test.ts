@@ -1,7 +1,7 @@
 import t from 'tap';
 import { sortRows } from '../../common/list/list-table.ts';
 import { formatMoney } from '../../common/numbers.ts';
-import { anomalyDate, changeSortValue, coverageText, emptyText, formatChange, notConvertedTitle } from './anomaly-format.ts';
+import { anomalyDate, changeSortValue, contributorName, contributorShare, coverageText, dimensionTitle, emptyText, formatChange, notConvertedTitle } from './anomaly-format.ts';
 import type { AnomalyAnswer } from '@cc/shared/schemas/insights.ts';
 
 t.test('the judged day is two days before today in US/Pacific', async (t) => {
@@ -69,4 +69,15 @@ t.test('a day detection has not run for says only that, not "0 series judged"', 
 t.test('anomalies left out for want of a rate are named in the warning title', async (t) => {
   t.equal(notConvertedTitle({ currency: 'USD', count: 2 }), 'Not converted: 2 anomalies judged in USD');
   t.equal(notConvertedTitle({ currency: 'GBP', count: 1 }), 'Not converted: 1 anomaly judged in GBP');
+});
+
+t.test('contributors as the explanation panel names them', async (t) => {
+  const c = { dimension: 'label' as const, rank: 1, value: 'ml-train', label_key: 'app', in_baseline: false, share: 87.04 };
+  t.equal(contributorName(c), 'app=ml-train (new)');
+  t.equal(contributorName({ ...c, rank: 0, value: null }), 'Rest');
+  t.equal(contributorName({ ...c, dimension: 'resource', value: '', in_baseline: true }), '(no resource)');
+  t.equal(contributorShare({ share: 87 }), '87 % of the rise');
+  t.equal(contributorShare({ share: 0.1 }), '0.1 % of the rise');
+  t.equal(dimensionTitle({ dimension: 'label', label_key: 'app' }), 'Resource label app');
+  t.equal(dimensionTitle({ dimension: 'sku', label_key: null }), 'SKUs');
 });

@@ -1,5 +1,5 @@
 import { addDays, billingToday } from '@cc/shared/time.ts';
-import type { AnomalyAnswer } from '@cc/shared/schemas/insights.ts';
+import type { AnomalyAnswer, AnomalyContributor } from '@cc/shared/schemas/insights.ts';
 import { formatNumber } from '../../common/numbers.ts';
 
 /** The judged day: two days before today, US/Pacific, YYYY-MM-DD (spec 000 §7, §9). */
@@ -45,4 +45,24 @@ export function emptyText(answer: AnomalyAnswer | undefined, date: string): stri
 /** The warning's title for anomalies left out for want of a rate, as the dashboard's 'Not converted: …'. */
 export function notConvertedTitle(n: { currency: string; count: number }): string {
   return `Not converted: ${n.count} ${n.count === 1 ? 'anomaly' : 'anomalies'} judged in ${n.currency}`;
+}
+
+/** A dimension's heading in the explanation panel; the label dimension names its key. */
+export function dimensionTitle(c: Pick<AnomalyContributor, 'dimension' | 'label_key'>): string {
+  if (c.dimension === 'sku') return 'SKUs';
+  if (c.dimension === 'resource') return 'Resources';
+  return `Resource label ${c.label_key ?? ''}`.trim();
+}
+
+/** A contributor as the panel names it: the rest, lines without a resource or label, or its own name. */
+export function contributorName(c: Pick<AnomalyContributor, 'dimension' | 'rank' | 'value' | 'label_key' | 'in_baseline'>): string {
+  if (c.rank === 0) return 'Rest';
+  const name = c.value ? c.value : c.dimension === 'resource' ? '(no resource)' : '(no value)';
+  const label = c.dimension === 'label' ? `${c.label_key ?? ''}=${name}` : name;
+  return c.in_baseline === false ? `${label} (new)` : label;
+}
+
+/** Its share of the rise: '87 %'. */
+export function contributorShare(c: Pick<AnomalyContributor, 'share'>): string {
+  return `${c.share.toFixed(1).replace(/\.0$/, '')} % of the rise`;
 }
