@@ -1,7 +1,8 @@
 /**
- * Phones (390×844): the side menu folds behind a Menu button, the header keeps to two short lines, and no route
- * scrolls sideways for any demo user (tables scroll inside their box, the graph fits). Every route is also pictured
- * at 390, 768 and 1440 px wide: test-results/screenshots/tour-<user>-<route>-<width>.png.
+ * Phones (390×844): the side menu folds behind a Menu button, the header keeps to two short lines and shows the
+ * pickers' choices whole, and no route scrolls sideways for any demo user (tables scroll inside their box, the graph
+ * fits). The admin's tour at 390 px is here; the other users' in phone-users.test.ts and phone-no-billing.test.ts,
+ * and every route at 768 and 1440 px in tour-wide.test.ts: test-results/screenshots/tour-<user>-<route>-<width>.png.
  */
 import t from 'tap';
 import { localInventorySource } from '@cc/shared/adapters/inventory/local.ts';
@@ -49,6 +50,32 @@ t.test('phones', async (t) => {
     t.equal(await page.getByRole('button', { name: 'Menu' }).count(), 0, 'a wide screen shows the menu, no button');
   });
 
+  await t.test("the header's pickers show their choices whole", async (t) => {
+    const context = await browser.newContext({ viewport: PHONE });
+    t.teardown(() => context.close());
+    const page = await context.newPage();
+    await signIn(page, base, 'alice@acme.example');
+    await page.getByRole('button', { name: 'Menu' }).waitFor();
+    await page.getByRole('combobox', { name: 'Billing account' }).waitFor();
+    // each option's text, in the select's font, against the room between its left padding and the arrow
+    const fits = await page.locator('header select').evaluateAll((selects) =>
+      selects.map((s) => {
+        const select = s as HTMLSelectElement;
+        const style = getComputedStyle(select);
+        const ctx = document.createElement('canvas').getContext('2d')!;
+        ctx.font = style.font;
+        const box = select.getBoundingClientRect();
+        const arrow = select.parentElement?.querySelector('svg')?.getBoundingClientRect();
+        const room = (arrow ? arrow.left : box.right - parseFloat(style.paddingRight)) - (box.left + parseFloat(style.paddingLeft));
+        const widest = Math.max(...[...select.options].map((o) => ctx.measureText(o.text).width));
+        return { label: select.labels[0]?.textContent ?? '', room: Math.round(room), widest: Math.round(widest) };
+      }),
+    );
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/phone-header-pickers.png` });
+    t.equal(fits.length, 2, 'the customer and the billing account pickers');
+    for (const f of fits) t.ok(f.widest <= f.room, `${f.label}: the widest choice takes ${f.widest} of ${f.room} px`);
+  });
+
   await t.test('the inventory graph fits the screen', async (t) => {
     const context = await browser.newContext({ viewport: PHONE });
     t.teardown(() => context.close());
@@ -67,6 +94,6 @@ t.test('phones', async (t) => {
     await page.screenshot({ path: `${SCREENSHOT_DIR}/phone-graph.png`, fullPage: true });
   });
 
-  // the admin's tour here (every width); the other users' in phone-users.test.ts
+  // the admin's tour at 390 px here; the other users' and the wider screens in their own files
   await phoneTour(t, browser, base, paths, TOUR_USERS[0]);
 });

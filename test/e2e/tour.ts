@@ -44,8 +44,11 @@ export async function tourPaths(pool: Pool): Promise<string[]> {
   ];
 }
 
-/** Opens a path and waits until its heading shows and the network has been quiet for a moment. */
-export async function visit(page: Page, base: string, path: string): Promise<void> {
+/**
+ * Opens a path and waits until its heading shows and the network has been quiet for a moment; with `settle`, the
+ * inventory graph's layout has settled too (for a picture of it).
+ */
+export async function visit(page: Page, base: string, path: string, { settle = false } = {}): Promise<void> {
   await page.goto(`${base}${path}`);
   await page
     .locator('h1, main[aria-label="System Health dashboard"], [role="alert"]')
@@ -53,6 +56,11 @@ export async function visit(page: Page, base: string, path: string): Promise<voi
     .waitFor({ timeout: 15_000 })
     .catch(() => undefined);
   await page.waitForLoadState('networkidle').catch(() => undefined);
+  if (settle && path === '/inventory/view') {
+    // the graph is pictured once its layout has settled (a 3 s animation, then the fit), not mid-flight
+    const ready = await page.locator('[data-ready="true"]').waitFor({ timeout: 15_000 }).then(() => true, () => false);
+    if (ready) await page.waitForTimeout(3800);
+  }
   await page.waitForTimeout(300);
 }
 

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useId, useRef, useState } from 'react';
 import { Avatar, Dialog, Select } from '@primer/react';
+import { clsx } from 'clsx';
 import { ThreeBarsIcon, XIcon } from '@primer/octicons-react';
 import { Link, useLocation } from 'wouter';
 import { ROLE_LABELS } from '@cc/shared/permissions.ts';
@@ -70,7 +71,7 @@ function BillingAccountPicker() {
   const { accounts, active, select } = useBillingAccounts();
   if (accounts.length === 0) return null;
   return (
-    <div className={styles.picker}>
+    <div className={clsx(styles.picker, styles.accountPicker)}>
       <label htmlFor={id} className={styles.pickerLabel}>
         Billing account
       </label>
