@@ -4,7 +4,7 @@
  */
 import { createPool } from '@cc/shared/db/pool.ts';
 import { createSecretBox } from '@cc/shared/secret-box.ts';
-import { exportStoresFromConfig } from '@cc/shared/adapters/billing-exports-from-config.ts';
+import { exportStoresFromConfig } from '@cc/shared/adapters/billing-exports/from-config.ts';
 import { syncExportAccount } from '../../workers/src/billing-exports/sync.ts';
 
 const env = (name: string) => {

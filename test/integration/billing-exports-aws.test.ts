@@ -9,7 +9,7 @@ import t from 'tap';
 import { gzipSync } from 'node:zlib';
 import { createSecretBox } from '@cc/shared/secret-box.ts';
 import { saveExportSource, findExportSource } from '@cc/shared/db/billing-export-sources.ts';
-import { exportStoresFromConfig } from '@cc/shared/adapters/billing-exports-from-config.ts';
+import { exportStoresFromConfig } from '@cc/shared/adapters/billing-exports/from-config.ts';
 import { ExportStoreAccessError } from '@cc/shared/ports/billing-export-store.ts';
 import { syncExportAccount } from '../../workers/src/billing-exports/sync.ts';
 import { testEnv } from '../helper.ts';

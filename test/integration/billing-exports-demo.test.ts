@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import Decimal from 'decimal.js';
 import { createSecretBox } from '@cc/shared/secret-box.ts';
-import { exportStoresFromConfig } from '@cc/shared/adapters/billing-exports-from-config.ts';
+import { exportStoresFromConfig } from '@cc/shared/adapters/billing-exports/from-config.ts';
 import { findExportSource } from '@cc/shared/db/billing-export-sources.ts';
 import { syncExportAccount } from '../../workers/src/billing-exports/sync.ts';
 import { replayFocusSample } from '../../workers/src/billing-ingest/formats/focus-replay.ts';

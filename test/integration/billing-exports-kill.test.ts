@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createSecretBox } from '@cc/shared/secret-box.ts';
 import { saveExportSource } from '@cc/shared/db/billing-export-sources.ts';
-import { exportStoresFromConfig } from '@cc/shared/adapters/billing-exports-from-config.ts';
+import { exportStoresFromConfig } from '@cc/shared/adapters/billing-exports/from-config.ts';
 import { syncExportAccount } from '../../workers/src/billing-exports/sync.ts';
 import { testEnv } from '../helper.ts';
 import { startS3 } from '../emulators/s3.ts';

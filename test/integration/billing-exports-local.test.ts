@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { createSecretBox } from '@cc/shared/secret-box.ts';
 import { saveExportSource } from '@cc/shared/db/billing-export-sources.ts';
-import { exportStoresFromConfig } from '@cc/shared/adapters/billing-exports-from-config.ts';
+import { exportStoresFromConfig } from '@cc/shared/adapters/billing-exports/from-config.ts';
 import { syncExportAccount } from '../../workers/src/billing-exports/sync.ts';
 import { testEnv } from '../helper.ts';
 import { focusCsv, spendOf } from './billing-exports-helpers.ts';

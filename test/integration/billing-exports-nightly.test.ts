@@ -11,7 +11,7 @@ import { UnrecoverableError } from 'bullmq';
 import type { JobFor } from '@cc/shared/queues.ts';
 import { createSecretBox } from '@cc/shared/secret-box.ts';
 import { saveExportSource, findExportSource } from '@cc/shared/db/billing-export-sources.ts';
-import { exportStoresFromConfig } from '@cc/shared/adapters/billing-exports-from-config.ts';
+import { exportStoresFromConfig } from '@cc/shared/adapters/billing-exports/from-config.ts';
 import { planNightlyIngest } from '../../workers/src/jobs/billing-nightly.ts';
 import { billingIngestHandler } from '../../workers/src/jobs/billing-ingest.ts';
 import { healthFigures } from '@cc/shared/db/monitoring-figures.ts';

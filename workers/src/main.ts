@@ -14,7 +14,7 @@ import { attachmentStoreFromConfig } from '@cc/shared/adapters/attachment-store/
 import { workspaceFromConfig } from '@cc/shared/adapters/workspace/from-config.ts';
 import { gcpBillingExportFromConfig } from '@cc/shared/adapters/bigquery/from-config.ts';
 import { secretBoxFromConfig } from '@cc/shared/secrets-key.ts';
-import { exportStoresFromConfig } from '@cc/shared/adapters/billing-exports-from-config.ts';
+import { exportStoresFromConfig } from '@cc/shared/adapters/billing-exports/from-config.ts';
 import { monitoringServiceFromConfig } from '@cc/shared/adapters/monitoring/from-config.ts';
 import { cloudProjectsFromConfig } from '@cc/shared/adapters/cloud-projects/from-config.ts';
 import { cloudProvisioningFromConfig, provisioningSettingsFromConfig } from '@cc/shared/adapters/provisioning/from-config.ts';

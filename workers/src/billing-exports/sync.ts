@@ -16,7 +16,7 @@ import { findCustomerBilling } from '@cc/shared/db/billing-ingest/batches.ts';
 import { findCurrentFileBatch } from '@cc/shared/db/billing-batches.ts';
 import { findExportSource, loadedDeliveries, recordDelivery, setExportStatus } from '@cc/shared/db/billing-export-sources.ts';
 import { missingFiles, type ExportDelivery } from '@cc/shared/ports/billing-export-store.ts';
-import type { ExportStores } from '@cc/shared/adapters/billing-exports-from-config.ts';
+import type { ExportStores } from '@cc/shared/adapters/billing-exports/from-config.ts';
 import { runIngest, type IngestProgress } from '../billing-ingest/ingest.ts';
 import { deliverySource } from './delivery-source.ts';
 

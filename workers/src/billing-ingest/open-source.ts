@@ -8,7 +8,7 @@ import { BadIngestCommand, type CheckedIngest } from '@cc/shared/commands/billin
 import { headOf, openIngestFile, SNIFF_BYTES } from '@cc/shared/commands/ingest-file.ts';
 import { sniffText } from '@cc/shared/commands/ingest-text.ts';
 import { fileFormatOf } from '@cc/shared/commands/ingest-format.ts';
-import type { ExportStores } from '@cc/shared/adapters/billing-exports-from-config.ts';
+import type { ExportStores } from '@cc/shared/adapters/billing-exports/from-config.ts';
 import type { GcpBillingExport } from '@cc/shared/ports/gcp-billing-export.ts';
 import { gcpGeneratedSource, type ProvisionedProject } from '@cc/shared/adapters/bigquery/from-config.ts';
 import { focusCsvSource } from './formats/focus-csv.ts';

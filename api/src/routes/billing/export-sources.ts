@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import { ExportSourceBody, ExportSourceList, ExportSourceView, KIND_SETTINGS, REQUIRED_SETTINGS } from '@cc/shared/schemas/billing-export-sources.ts';
 import { deleteExportSource, findExportSource, saveExportSource, type ExportSourceRow } from '@cc/shared/db/billing-export-sources.ts';
-import { parseAccessKey } from '@cc/shared/adapters/aws-data-exports/from-config.ts';
+import { parseAccessKey } from '@cc/shared/adapters/billing-exports/aws-data-exports/from-config.ts';
 import { secretBoxFromConfig } from '@cc/shared/secrets-key.ts';
 import { errors } from '../../errors.ts';
 

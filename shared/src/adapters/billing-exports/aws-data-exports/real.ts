@@ -16,7 +16,7 @@ import {
   type BillingExportStore,
   type DeliveryFile,
   type ExportDelivery,
-} from '../../ports/billing-export-store.ts';
+} from '../../../ports/billing-export-store.ts';
 import { writeExportFile } from '../export-files.ts';
 import { manifestKeys, type AwsExportSettings } from './manifest.ts';
 

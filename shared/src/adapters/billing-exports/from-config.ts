@@ -2,9 +2,9 @@
  * The export store of a configured billing account, whichever provider: opens the sealed secret (associated data: the
  * billing account, so a secret copied onto another account's row does not open) and picks the adapter.
  */
-import type { SecretBox } from '../secret-box.ts';
-import type { BillingExportStore } from '../ports/billing-export-store.ts';
-import type { ExportSourceRow } from '../db/billing-export-sources.ts';
+import type { SecretBox } from '../../secret-box.ts';
+import type { BillingExportStore } from '../../ports/billing-export-store.ts';
+import type { ExportSourceRow } from '../../db/billing-export-sources.ts';
 import { awsExportStoreFromSetting } from './aws-data-exports/from-config.ts';
 import { azureExportStoreFromSetting } from './azure-cost-exports/from-config.ts';
 

@@ -3,9 +3,9 @@
  * the layout of real.ts): the demo's exports, and a way to replay a copy of a real bucket offline.
  */
 import { join } from 'node:path';
-import { deliveryIdOf, localFileName, type BillingExportStore, type DeliveryFile, type ExportDelivery } from '../../ports/billing-export-store.ts';
+import { deliveryIdOf, localFileName, type BillingExportStore, type DeliveryFile, type ExportDelivery } from '../../../ports/billing-export-store.ts';
 import { writeExportFile } from '../export-files.ts';
-import { localFolder } from '../local-export-folder.ts';
+import { localFolder } from '../local-folder.ts';
 import { manifestKeys, type AwsExportSettings } from './manifest.ts';
 
 const MANIFEST_RE = /\/metadata\/BILLING_PERIOD=(\d{4}-\d{2})\/([^/]+)-Manifest\.json$/;

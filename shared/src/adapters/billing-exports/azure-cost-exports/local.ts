@@ -3,9 +3,9 @@
  * (`<folder>/<container>/<directory>/<export>/<YYYYMMDD-YYYYMMDD>/<run-id>/manifest.json`, the layout of real.ts).
  */
 import { join } from 'node:path';
-import { deliveryIdOf, localFileName, type BillingExportStore, type DeliveryFile, type ExportDelivery } from '../../ports/billing-export-store.ts';
+import { deliveryIdOf, localFileName, type BillingExportStore, type DeliveryFile, type ExportDelivery } from '../../../ports/billing-export-store.ts';
 import { writeExportFile } from '../export-files.ts';
-import { localFolder } from '../local-export-folder.ts';
+import { localFolder } from '../local-folder.ts';
 import { manifestBlobNames } from './manifest.ts';
 import type { AzureExportSettings } from './manifest.ts';
 

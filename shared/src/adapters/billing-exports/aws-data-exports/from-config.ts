@@ -2,7 +2,7 @@
  * The AWS Data Exports store of one billing account, from its admin setting (billing_export_source): the S3 adapter,
  * or the local folder adapter when the worker reads exports from a folder (the demo). Used by api and workers alike.
  */
-import type { BillingExportStore } from '../../ports/billing-export-store.ts';
+import type { BillingExportStore } from '../../../ports/billing-export-store.ts';
 import { awsDataExportsStore } from './real.ts';
 import { localAwsDataExportsStore } from './local.ts';
 import type { AwsExportSettings } from './manifest.ts';

@@ -2,7 +2,7 @@
  * The Azure Cost Management exports store of one billing account, from its admin setting (billing_export_source):
  * the Blob Storage adapter, or the local folder adapter when the worker reads exports from a folder (the demo).
  */
-import type { BillingExportStore } from '../../ports/billing-export-store.ts';
+import type { BillingExportStore } from '../../../ports/billing-export-store.ts';
 import { azureCostExportsStore } from './real.ts';
 import { localAzureCostExportsStore } from './local.ts';
 

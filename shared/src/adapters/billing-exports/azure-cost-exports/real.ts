@@ -17,7 +17,7 @@ import {
   type BillingExportStore,
   type DeliveryFile,
   type ExportDelivery,
-} from '../../ports/billing-export-store.ts';
+} from '../../../ports/billing-export-store.ts';
 import { writeExportFile } from '../export-files.ts';
 import { manifestBlobNames, type AzureExportSettings } from './manifest.ts';
 
