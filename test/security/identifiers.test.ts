@@ -79,7 +79,7 @@ t.test('the invitation token is in no job id, Message-ID, log line or metric', a
     ['the worker log', workerLog.text()],
     ['/metrics', metrics],
   ];
-  t.match(mail!.message_id, /^<cc-mail-[0-9]+@commandcenter\.test>$/, 'the Message-ID names the mail intent (issue 18), not the link');
+  t.match(mail!.message_id, /^<cc-mail-[0-9]+@commandcenter\.test>$/, 'the Message-ID names the mail intent, not the link');
   t.ok(apiLog.text().includes('/v1/invitations/[redacted]'), 'the api logged the requests, with the token masked');
   for (const [name, text] of places) {
     t.notOk(text.includes(token), `no token in ${name}`);

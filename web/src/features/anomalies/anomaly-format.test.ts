@@ -60,7 +60,7 @@ t.test('a day detection has not run for says only that, not "0 series judged"', 
   t.equal(
     coverageText({ ...ran, judged_series: 4, cost_basis: 'amortised' }),
     ' of the previous 30 days. 4 project and service series judged on amortised cost.',
-    'a run on the amortised basis says so (issue 17)',
+    'a run on the amortised basis says so',
   );
   const left = { ...ran, not_converted: [{ currency: 'USD', count: 2, message: 'No USD to EUR rate within 7 days before 2026-02-26: 2 anomalies judged in USD are not shown.' }] };
   t.equal(emptyText(left, base.date), 'No anomalies shown for 2026-02-26', 'not "found": some were, in a currency without a rate');

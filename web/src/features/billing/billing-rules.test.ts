@@ -40,7 +40,7 @@ t.test('period labels follow spec 001 §9 in US/Pacific', async (t) => {
 t.test('settings: defaults, validation, provider reset, viewer rules', async (t) => {
   const d = defaultSettings(Date.UTC(2026, 2, 15, 10));
   t.match(d, { settings: { provider: 'gcp', groupBy: 'serviceAndProject', selectedDate: '12months', services: [] }, selected: { top: 10, showSpendSum: true } });
-  t.equal(d.settings.costBasis, 'billed', 'the cost basis defaults to Billed (issue 17)');
+  t.equal(d.settings.costBasis, 'billed', 'the cost basis defaults to Billed');
   t.same(validateSettings(d.settings), {});
   t.same(validateSettings({ ...d.settings, groupBy: 'projectLabel' }), { projectLabel: 'This field is required' });
   t.same(validateSettings({ ...d.settings, groupBy: 'resourceLabel' }), { resourceLabel: 'This field is required' });

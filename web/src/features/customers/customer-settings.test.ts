@@ -5,7 +5,7 @@ import { customerSettingsRows } from './customer-settings.ts';
 const form: CustomerFormState = { ...EMPTY_CUSTOMER_FORM, customer_name: 'Zeta Dynamics', customer_id: 'zetadynamics', billing_account_id: 'X' };
 const value = (rows: [string, string][], label: string) => rows.find(([l]) => l === label)?.[1];
 
-t.test('Customer Settings shows the cost basis alerts and anomalies judge, as the edit form words it (issue 17)', async (t) => {
+t.test('Customer Settings shows the cost basis alerts and anomalies judge, as the edit form words it', async (t) => {
   t.equal(value(customerSettingsRows({ ...form, billing_cost_basis: 'amortised' }, undefined), 'Alerts and anomalies judge'), 'Amortised cost');
   t.equal(value(customerSettingsRows({ ...form, billing_cost_basis: 'billed' }, undefined), 'Alerts and anomalies judge'), 'Billed cost');
   // alerts use it too: shown with anomaly detection off
