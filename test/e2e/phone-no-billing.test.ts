@@ -9,6 +9,6 @@ import { phoneTour } from './phone-tour.ts';
 
 t.test('phones, the customer without a billing account', async (t) => {
   const { base, browser, app } = await startProduct(t);
-  const paths = await tourPaths(app.env.pool);
+  const paths = await tourPaths(app.env.pool, { raiseTicket: true });
   await phoneTour(t, browser, base, paths, TOUR_USERS[3]);
 });

@@ -16,6 +16,6 @@ t.test('phones, the other users', async (t) => {
   // an inventory, so the graph is drawn on a phone too
   await billProjects(pool, [['acme-shop-prod', 'Webshop'], ['acme-lab-dev', 'Lab']]);
   await syncInventory({ pool, source: localInventorySource(pool) }, 'acme-corp');
-  const paths = await tourPaths(pool);
+  const paths = await tourPaths(pool, { raiseTicket: true });
   for (const email of TOUR_USERS.slice(1, 3)) await phoneTour(t, browser, base, paths, email);
 });

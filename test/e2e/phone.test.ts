@@ -20,7 +20,7 @@ t.test('phones', async (t) => {
   // an inventory, so the graph is drawn on a phone too
   await billProjects(pool, [['acme-shop-prod', 'Webshop'], ['acme-lab-dev', 'Lab']]);
   await syncInventory({ pool, source: localInventorySource(pool) }, 'acme-corp');
-  const paths = await tourPaths(pool);
+  const paths = await tourPaths(pool, { raiseTicket: true });
 
   await t.test('the side menu folds behind a button', async (t) => {
     const context = await browser.newContext({ viewport: PHONE });

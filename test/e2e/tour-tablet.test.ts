@@ -16,6 +16,6 @@ t.test('every route on a tablet', async (t) => {
   // an inventory, so the graph is drawn
   await billProjects(pool, [['acme-shop-prod', 'Webshop'], ['acme-lab-dev', 'Lab']]);
   await syncInventory({ pool, source: localInventorySource(pool) }, 'acme-corp');
-  const paths = await tourPaths(pool);
+  const paths = await tourPaths(pool, { raiseTicket: true });
   await phoneTour(t, browser, base, paths, TOUR_USERS[0], [SCREENS.tablet]);
 });

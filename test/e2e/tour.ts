@@ -8,10 +8,21 @@ import type { Pool } from 'pg';
 
 export const TOUR_USERS = ['admin@commandcenter.local', 'alice@acme.example', 'victor@acme.example', 'bob@initech.example'] as const;
 
-/** Every route of spec 001 §2.1, ids filled from the seeded database (a ticket is raised first when there is none). */
-export async function tourPaths(pool: Pool): Promise<string[]> {
+/**
+ * Every route of spec 001 §2.1, ids filled from the seeded database. The seed raises no ticket: with `raiseTicket`,
+ * one is written for Acme first, so that the ticket's own page is toured too.
+ */
+export async function tourPaths(pool: Pool, { raiseTicket = false } = {}): Promise<string[]> {
   const entity = (await pool.query<{ id: string }>(`SELECT id FROM entity ORDER BY id LIMIT 1`)).rows[0]?.id ?? 'none';
-  const ticket = (await pool.query<{ id: string }>(`SELECT id FROM ticket WHERE customer_id = 'acme-corp' ORDER BY created_at LIMIT 1`)).rows[0]?.id;
+  const first = async () => (await pool.query<{ id: string }>(`SELECT id FROM ticket WHERE customer_id = 'acme-corp' ORDER BY created_at LIMIT 1`)).rows[0]?.id;
+  let ticket = await first();
+  if (!ticket && raiseTicket) {
+    await pool.query(
+      `INSERT INTO ticket (id, customer_id, summary, description, priority, created_by)
+       VALUES (gen_random_uuid(), 'acme-corp', 'Checkout latency after the last release', 'p95 of the checkout went from 300 ms to 2 s.', 'P2', 'alice@acme.example')`,
+    );
+    ticket = await first();
+  }
   return [
     '/',
     '/systemhealth',
@@ -64,7 +75,11 @@ export async function visit(page: Page, base: string, path: string, { settle = f
   await page.waitForTimeout(300);
 }
 
-/** The file name part of a path: '/billing/alerts' → 'billing-alerts', '/' → 'billing'. */
+/**
+ * The file name part of a path: '/billing/alerts' → 'billing-alerts', '/' → 'billing'; a ticket's random id becomes
+ * 'ticket', so each run replaces the same pictures.
+ */
 export function shotName(path: string): string {
-  return path === '/' ? 'billing' : path.slice(1).replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
+  if (path === '/') return 'billing';
+  return path.slice(1).replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i, 'ticket').replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
 }
