@@ -1,6 +1,6 @@
 /**
  * Which line of a file a COPY error is about. PostgreSQL names the COPY data line it refused (its `where`:
- * "COPY cost_line_staging, line 3, column …"); the ingest keeps the file line of every row it sent.
+ * "COPY cost_line, line 3, column …"); the ingest keeps the file line of every row it sent.
  */
 
 // SQLSTATE classes that mean "this value cannot be stored": 22 data exception, 23 integrity constraint, 54 limits.

@@ -1,15 +1,15 @@
 /**
- * The billing ingest: source rows → validation → COPY, and one transaction that replaces what the source speaks for
- * and the rollups of it. Windowed sources ((account, day, provider) slices: GCP export, generator) COPY straight into
- * cost_line inside that transaction and have their daily rollups summed on the way (loadWindowed); FOCUS files go
- * through a session-local staging table first, since what they replace depends on what they hold (the billing
- * periods of an export, nothing for a correction file, which adds), and rebuild their days' rollups in SQL (loadFile).
- * The worker job and the `cc ingest` CLI both run exactly this (through command.ts); tests, benches and the demo
- * spike call it with a source of their own.
+ * The billing ingest: source rows → validation → COPY straight into `cost_line`, inside one transaction that replaces
+ * what the source speaks for and the rollups of it, summed while the rows stream (RollupSums). Windowed sources
+ * ((account, day, provider) slices: GCP export, generator) know what they replace before reading (loadWindowed);
+ * FOCUS files learn it from what they hold (the billing periods of an export, nothing for a correction file, which
+ * adds), so their older lines go after the COPY, and the slices that keep lines of other batches have their rollups
+ * rebuilt in SQL (loadFile). The worker job and the `cc ingest` CLI both run exactly this (through command.ts);
+ * tests, benches and the demo spike call it with a source of their own.
  *
  * Longer than 300 lines on purpose: the two load paths share one batch lifecycle (open, reject, abandon, succeed) and
  * its error types, and the order of statements inside the replace transaction is the point of the file; what stands
- * alone (COPY text, staging DDL, slices, rollups, extents) lives in shared/src/db/billing-ingest/.
+ * alone (COPY text, slices, rollups, extents) lives in shared/src/db/billing-ingest/.
  */
 import { Readable } from 'node:stream';
 import type { PoolClient } from 'pg';
@@ -27,25 +27,16 @@ import {
   type IngestMode,
   type IngestSourceKind,
 } from '@cc/shared/db/billing-ingest/batches.ts';
-import { copyFromStdin, copyText, costLineCopy, toCopyLine } from '@cc/shared/db/billing-ingest/copy.ts';
-import {
-  createStaging,
-  dropStaging,
-  insertStaged,
-  analyzeStaging,
-  stagedDays,
-  stagedFileShape,
-  stagedProviders,
-} from '@cc/shared/db/billing-ingest/staging.ts';
+import { copyText, costLineCopy } from '@cc/shared/db/billing-ingest/copy.ts';
 import { deleteBillingPeriods, deleteSlices, slicesHaveRollups } from '@cc/shared/db/billing-ingest/slices.ts';
-import { analyzeRollups, greatestNames, rebuildRollups, replaceRollups } from '@cc/shared/db/billing-ingest/rollups.ts';
+import { analyzeRollups, greatestNames, replaceRollups, writeFileRollups } from '@cc/shared/db/billing-ingest/rollups.ts';
 import { lockBillingAccount, lockCustomer, tuneReplaceTransaction } from '@cc/shared/db/billing-ingest/replace-transaction.ts';
-import { saveExtents } from '@cc/shared/db/billing-ingest/extents.ts';
+import { otherExtents, saveExtents, type OtherExtent } from '@cc/shared/db/billing-ingest/extents.ts';
 import { saveGcpExportRates } from '@cc/shared/db/fx-rates.ts';
 import { validateRow } from './row-checks.ts';
 import { copyErrorLine } from './copy-errors.ts';
 import { ingestNotes, unlistedProviders } from './notes.ts';
-import { RollupSums } from './rollup-sums.ts';
+import { RollupSums, sliceKey } from './rollup-sums.ts';
 
 /** How many bad lines a rejection lists (the issue: the first 100). */
 export const MAX_LISTED_ERRORS = 100;
@@ -54,6 +45,12 @@ const PROGRESS_EVERY_ROWS = 5_000;
 const ANALYZE_AFTER_ROWS = 100_000;
 // COPY data goes out in chunks of about this many characters rather than one write per row.
 const COPY_CHUNK_CHARS = 256 * 1024;
+/**
+ * The most (day, project) groups, services and label sets a file's rollups are summed in (about half a kilobyte each):
+ * past it the sums are dropped and the file's slices rebuilt from the lines in SQL, so the worker's memory stays
+ * bounded whatever the file holds (a file of a million distinct resource tags still loads, more slowly).
+ */
+export const FILE_ROLLUP_LIMIT = 250_000;
 
 export interface RowError {
   line: number;
@@ -94,6 +91,8 @@ export interface IngestRequest {
    * were deleted, where a crash would hurt most. Production callers never set it.
    */
   afterDelete?: (tx: PoolClient) => Promise<void>;
+  /** A file's FILE_ROLLUP_LIMIT; tests set a small one to take the rebuild-from-lines path. */
+  rollupLimit?: number;
 }
 
 export interface IngestSummary {
@@ -270,47 +269,114 @@ async function loadWindowed({ req, client, batchId, progress }: LoadContext): Pr
   return { rows: read.rows, days, mode: 'replace', billingPeriods: [], duplicateOf: null, totals: async () => totals };
 }
 
+/** What a file holds that decides what it replaces: its billing periods, the days of rows without one, its corrections. */
+class FileShape {
+  readonly periods = new Set<string>();
+  readonly daysWithoutPeriod = new Set<string>();
+  allCorrections = true;
+  private lastPeriod: string | null = null;
+
+  add(row: CostRow): void {
+    if (row.invoice_month === null) this.daysWithoutPeriod.add(row.usage_date);
+    else if (row.invoice_month !== this.lastPeriod) {
+      this.periods.add(row.invoice_month);
+      this.lastPeriod = row.invoice_month;
+    }
+    if (!row.correction) this.allCorrections = false;
+  }
+}
+
 /**
- * A FOCUS file: read into a session-local staging table first, since what it replaces depends on what it holds (its
- * billing periods; all corrections make it a correction file, which adds), then one transaction replaces and rebuilds
- * the rollups of its days from `cost_line` (a file's days may keep lines of earlier batches).
+ * Which of a file's (day, provider) slices keep lines of other batches after its replacement (their rollups are
+ * rebuilt from the lines): those an extent of another batch covers, unless the file replaced that batch's lines there
+ * (an export's billing periods, and the days of its rows without one, of 'replace' batches). Extents bound where a
+ * batch's lines can be, so a slice found clean holds only the file's lines; one found mixed may not, and is rebuilt
+ * from its lines anyway, which is exact either way.
+ */
+function keepsOtherLines(slice: { day: string; provider: string }, extents: OtherExtent[], periods: ReadonlySet<string>, daysWithoutPeriod: ReadonlySet<string>): boolean {
+  const { day, provider } = slice;
+  return extents.some(
+    (e) => e.provider === provider && e.first_day <= day && day <= e.last_day && !(e.replaceable && (periods.has(e.invoice_month) || daysWithoutPeriod.has(day))),
+  );
+}
+
+/**
+ * A FOCUS file in one transaction: its rows are COPYed straight into `cost_line` and summed on the way (RollupSums), as
+ * a windowed source's are; what it replaces depends on what it held, so it is worked out after the COPY: an export
+ * deletes the older lines of its billing periods (not its own), all corrections make a correction file, which adds (or
+ * is a duplicate, and everything rolls back). The rollups of the slices it touched come from its sums where it is all
+ * they hold, and are rebuilt from the lines in SQL where other batches' lines stay beside it (corrections, other
+ * periods). A bad row rolls the whole transaction back: nothing of the file stays.
  */
 async function loadFile({ req, client, batchId, progress }: LoadContext): Promise<Loaded | ReadResult> {
   const { source } = req;
-  await createStaging(client);
-  const read = await readInto(client, copyFromStdin('cost_line_staging'), source, toCopyLine, progress);
-  if (read.errorCount > 0) return read;
-  await progress({ phase: 'replacing', rows: read.rows, errors: 0, fraction: 1 });
-  await analyzeStaging(client);
-  let days: string[] = [];
-  let mode: IngestMode = 'replace';
-  let billingPeriods: string[] = [];
-  let duplicateOf: string | null = null;
+  const target = { customerId: req.customerId, billingAccountId: req.billingAccountId };
   await client.query('BEGIN');
   await tuneReplaceTransaction(client);
   await lockBillingAccount(client, req.billingAccountId);
   if (!(await lockCustomer(client, req.customerId))) throw new Error(`customer ${req.customerId} no longer exists`);
-  const providers = await stagedProviders(client, source.providers);
-  // Files as providers publish them: an export replaces its billing periods, a correction file adds to them.
-  const shape = await stagedFileShape(client);
-  mode = shape.allCorrections ? 'append' : 'replace';
-  if (mode === 'append' && req.fileHash) duplicateOf = await findAppendedFile(client, req.billingAccountId, req.fileHash);
-  if (duplicateOf !== null) {
-    await markBatchDuplicate(client, batchId, read.rows, mode, duplicateOf);
-  } else {
-    let emptied: string[] = [];
-    if (mode === 'replace') {
-      billingPeriods = shape.billingPeriods;
-      emptied = await deleteBillingPeriods(client, { billingAccountId: req.billingAccountId, providers, billingPeriods, days: shape.daysWithoutPeriod });
-    }
-    days = sortedUnion(await stagedDays(client), emptied);
-    await req.afterDelete?.(client);
-    const inserted = await insertStaged(client, { customerId: req.customerId, billingAccountId: req.billingAccountId, batchId });
-    await rebuildRollups(client, { billingAccountId: req.billingAccountId, days });
-    await markBatchSucceeded(client, batchId, inserted, days.length, { mode, billingPeriods });
+  const sums = new RollupSums(req.rollupLimit ?? FILE_ROLLUP_LIMIT);
+  const shape = new FileShape();
+  const line = costLineCopy({ ...target, batchId });
+  const read = await readInto(client, line.sql, source, (row) => {
+    shape.add(row);
+    return line.line(row, sums.add(row));
+  }, progress);
+  if (read.errorCount > 0) {
+    await client.query('ROLLBACK');
+    return read;
   }
+  await progress({ phase: 'replacing', rows: read.rows, errors: 0, fraction: 1 });
+  const providers = sortedUnion(source.providers ?? [], sums.providers);
+  // Files as providers publish them: an export replaces its billing periods, a correction file adds to them.
+  const mode: IngestMode = shape.allCorrections ? 'append' : 'replace';
+  if (mode === 'append' && req.fileHash) {
+    const duplicateOf = await findAppendedFile(client, req.billingAccountId, req.fileHash);
+    if (duplicateOf !== null) {
+      // the lines just copied go with the rollback; the batch says which one loaded this file
+      await client.query('ROLLBACK');
+      await markBatchDuplicate(client, batchId, read.rows, mode, duplicateOf);
+      return { rows: read.rows, days: [], mode, billingPeriods: [], duplicateOf, totals: () => batchTotals(req.pool, batchId) };
+    }
+  }
+  const periods = mode === 'replace' ? shape.periods : new Set<string>();
+  const daysWithoutPeriod = mode === 'replace' ? shape.daysWithoutPeriod : new Set<string>();
+  const billingPeriods = [...periods].sort();
+  const ownDays = [...sums.days].sort();
+  const extents = await otherExtents(client, { ...target, batchId, providers, from: ownDays[0], to: ownDays.at(-1)!, periods: billingPeriods });
+  // Only an earlier 'replace' batch of these periods (or of the days without one) has lines to delete: a first load
+  // skips the search through its own lines.
+  const replaces = extents.some((e) => e.replaceable && (periods.has(e.invoice_month) || ownDays.some((d) => daysWithoutPeriod.has(d) && e.first_day <= d && d <= e.last_day)));
+  const emptied = replaces
+    ? await deleteBillingPeriods(client, { billingAccountId: req.billingAccountId, providers, billingPeriods, days: [...daysWithoutPeriod].sort(), keep: batchId })
+    : [];
+  await req.afterDelete?.(client);
+  const touched = new Map(sums.slices);
+  for (const e of emptied) touched.set(sliceKey(e.day, e.provider), e);
+  const mixed = [...touched.values()].filter((t) => sums.overflowed || keepsOtherLines(t, extents, periods, daysWithoutPeriod));
+  // the slices rebuilt in SQL: every slice of the mixed ones' days and providers (rebuilding a clean one is exact too)
+  const rebuiltDays = new Set(mixed.map((t) => t.day));
+  const rebuiltProviders = new Set(mixed.map((t) => t.provider));
+  const summed = [...touched.entries()].filter(([, t]) => !(rebuiltDays.has(t.day) && rebuiltProviders.has(t.provider)));
+  const summedKeys = new Set(summed.map(([key]) => key));
+  const days = sortedUnion([], [...touched.values()].map((t) => t.day));
+  const greatest = (lists: string[][]) => greatestNames(client, lists);
+  await writeFileRollups(client, {
+    ...target,
+    days,
+    summed: {
+      days: summed.map(([, t]) => t.day),
+      providers: summed.map(([, t]) => t.provider),
+      daily: summed.length > 0 ? await sums.dailyRows(greatest, summedKeys) : [],
+      labels: summed.length > 0 ? sums.labelRows(summedKeys) : [],
+    },
+    rebuilt: { days: [...rebuiltDays].sort(), providers: [...rebuiltProviders].sort() },
+  });
+  await saveExtents(client, { ...target, batchId }, sums.extents());
+  await markBatchSucceeded(client, batchId, read.rows, days.length, { mode, billingPeriods });
+  const totals = sums.overflowed ? null : await sums.totals(greatest);
   await client.query('COMMIT');
-  return { rows: read.rows, days, mode, billingPeriods, duplicateOf, totals: () => batchTotals(req.pool, batchId) };
+  return { rows: read.rows, days, mode, billingPeriods, duplicateOf: null, totals: totals ? async () => totals : () => batchTotals(req.pool, batchId) };
 }
 
 export async function runIngest(req: IngestRequest): Promise<IngestSummary> {
@@ -374,7 +440,6 @@ export async function runIngest(req: IngestRequest): Promise<IngestSummary> {
     if (!(err instanceof IngestRejected)) await markBatchFailed(pool, batchId, err instanceof Error ? err.message : String(err)).catch(() => undefined);
     throw err;
   } finally {
-    if (!broken && !windowed) await dropStaging(client).catch(() => (broken = true));
     client.off('error', onConnectionError);
     // A connection that died mid-transaction (killed backend) must not go back to the pool.
     client.release(broken);

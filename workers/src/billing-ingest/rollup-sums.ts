@@ -1,11 +1,13 @@
 /**
- * The daily rollups of a windowed source, summed while its rows stream into `cost_line`: the rows are the
- * whole of the (day, provider) slices they replace, so their sums are those slices' `cost_daily` and
- * `cost_daily_label` rows, and nothing needs to read the lines back. The same grouping as billing-rebuild-rollups.sql
- * (which files still use), in exact arithmetic (MoneySum): a sum here equals PostgreSQL's `numeric` sum of the same
- * values. Rows are grouped per (day, provider, project, currency), what a cost_daily_label row is keyed by but the
- * label, and within it per service (a cost_daily row). Label rows are first summed per distinct label set (a
+ * The daily rollups of a load, summed while its rows stream into `cost_line`: where the rows are the whole of the
+ * (day, provider) slices they replace, their sums are those slices' `cost_daily` and `cost_daily_label` rows, and
+ * nothing needs to read the lines back. The same grouping as billing-rebuild-rollups.sql (which rebuilds the slices
+ * that keep lines of other batches), in exact arithmetic (MoneySum): a sum here equals PostgreSQL's `numeric` sum of
+ * the same values. Rows are grouped per (day, provider, project, currency), what a cost_daily_label row is keyed by
+ * but the label, and within it per service (a cost_daily row). Label rows are first summed per distinct label set (a
  * project's lines share its labels), keyed by the set's JSON text, then expanded into key/value pairs, as the SQL does.
+ * Memory grows with the distinct groups and label sets, not the rows; past a limit the sums are dropped (`overflowed`)
+ * and the caller rebuilds its slices from the lines in SQL instead, so a file of any shape stays in bounded memory.
  */
 import { fromUnits12, toUnits12 } from '@cc/shared/decimal.ts';
 import { MoneySum, MoneyValue } from '@cc/shared/money-sum.ts';
@@ -87,19 +89,23 @@ class LabelSets {
   private lastText = '';
   private last: LabelSet | null = null;
 
-  add(text: string, labels: Record<string, string>, cost: MoneyValue, credits: MoneyValue, amortisation: MoneyValue | null): void {
-    if (text === '{}') return;
+  /** Adds a row's money to its label set; returns 1 when the set is new, else 0. */
+  add(text: string, labels: Record<string, string>, cost: MoneyValue, credits: MoneyValue, amortisation: MoneyValue | null): number {
+    if (text === '{}') return 0;
     let s = this.last;
+    let added = 0;
     if (s === null || this.lastText !== text) {
       s = this.byText.get(text) ?? null;
       if (!s) {
         s = new LabelSet(labels);
         this.byText.set(text, s);
+        added = 1;
       }
       this.last = s;
       this.lastText = text;
     }
     s.add(cost, credits, amortisation);
+    return added;
   }
 }
 
@@ -111,10 +117,23 @@ async function chooser(lists: string[][], greatest: Names): Promise<(names: stri
   return (names) => (names.length > 1 ? chosen.get(names)! : names[0]);
 }
 
+/** The (day, provider) slices of the rows added, as `day SEP provider` keys. */
+export const sliceKey = (day: string, provider: string) => day + SEP + provider;
+
 export class RollupSums {
   private readonly groups = new Map<string, ProjectDay>();
   readonly days = new Set<string>();
   readonly providers = new Set<string>();
+  /** The (day, provider) slices the rows fell in, by sliceKey; kept after an overflow too. */
+  readonly slices = new Map<string, { day: string; provider: string }>();
+  /**
+   * Set once the groups and label sets passed `limit`: the sums were dropped and no rollup or total comes from them;
+   * days, providers, slices and extents are still kept.
+   */
+  overflowed = false;
+  private entries = 0;
+  private lastSliceDay = '';
+  private lastSliceProvider = '';
   // the row being added, read once (reused from row to row)
   private readonly cost = new MoneyValue();
   private readonly credits = new MoneyValue();
@@ -124,6 +143,9 @@ export class RollupSums {
   // extent usually fit the next row without a lookup
   private lastGroup: ProjectDay | null = null;
   private lastExtent: LineExtent | null = null;
+
+  /** `limit`: the most groups and label sets kept (about half a kilobyte each) before the sums are given up. */
+  constructor(private readonly limit = Infinity) {}
 
   /**
    * Adds one checked row (money fields normalised by validateRow); returns what its COPY line needs too: its
@@ -146,6 +168,16 @@ export class RollupSums {
       project_labels: JSON.stringify(r.project_labels),
       resource_labels: JSON.stringify(r.resource_labels),
     };
+    this.widenExtent(r);
+    if (r.usage_date !== this.lastSliceDay || r.provider !== this.lastSliceProvider) {
+      const key = sliceKey(r.usage_date, r.provider);
+      if (!this.slices.has(key)) this.slices.set(key, { day: r.usage_date, provider: r.provider });
+      this.days.add(r.usage_date);
+      this.providers.add(r.provider);
+      this.lastSliceDay = r.usage_date;
+      this.lastSliceProvider = r.provider;
+    }
+    if (this.overflowed) return extras;
     let p = this.lastGroup;
     if (!p || p.project_id !== r.project_id || p.usage_date !== r.usage_date || p.provider !== r.provider || p.currency !== r.currency) {
       const key = r.usage_date + SEP + r.provider + SEP + r.project_id + SEP + r.currency;
@@ -153,8 +185,7 @@ export class RollupSums {
       if (!p) {
         p = { usage_date: r.usage_date, provider: r.provider, project_id: r.project_id, currency: r.currency, services: new Map(), project_sets: new LabelSets(), resource_sets: new LabelSets() };
         this.groups.set(key, p);
-        this.days.add(r.usage_date);
-        this.providers.add(r.provider);
+        this.entries++;
       }
       this.lastGroup = p;
     }
@@ -165,12 +196,20 @@ export class RollupSums {
     } else {
       g = new DailyGroup(p, r.service, r);
       p.services.set(r.service, g);
+      this.entries++;
     }
     g.add(cost, credits, amortisation);
-    this.widenExtent(r);
-    p.project_sets.add(extras.project_labels, r.project_labels, cost, credits, amortisation);
-    p.resource_sets.add(extras.resource_labels, r.resource_labels, cost, credits, amortisation);
+    this.entries += p.project_sets.add(extras.project_labels, r.project_labels, cost, credits, amortisation);
+    this.entries += p.resource_sets.add(extras.resource_labels, r.resource_labels, cost, credits, amortisation);
+    if (this.entries > this.limit) this.giveUp();
     return extras;
+  }
+
+  /** Drops the sums (the caller rebuilds from the lines); what the rows covered is still kept. */
+  private giveUp(): void {
+    this.overflowed = true;
+    this.groups.clear();
+    this.lastGroup = null;
   }
 
   private widenExtent(r: CostRow): void {
@@ -194,13 +233,22 @@ export class RollupSums {
     return [...this.extentByKey.values()];
   }
 
-  private *dailyGroups(): Generator<DailyGroup> {
-    for (const p of this.groups.values()) yield* p.services.values();
+  /** The (day, provider, project, currency) groups, those of slices `only` keeps (sliceKey; all without it). */
+  private *projectDays(only?: ReadonlySet<string>): Generator<ProjectDay> {
+    if (this.overflowed) throw new Error('the rollup sums were given up (overflowed): rebuild from the lines');
+    for (const p of this.groups.values()) if (!only || only.has(sliceKey(p.usage_date, p.provider))) yield p;
   }
 
-  /** The cost_daily rows; a group whose rows carried several names takes the greatest, as SQL's `max()` would. */
-  async dailyRows(greatest: Names): Promise<DailyRollupRow[]> {
-    const groups = [...this.dailyGroups()];
+  private *dailyGroups(only?: ReadonlySet<string>): Generator<DailyGroup> {
+    for (const p of this.projectDays(only)) yield* p.services.values();
+  }
+
+  /**
+   * The cost_daily rows (of the slices in `only`, when given); a group whose rows carried several names takes the
+   * greatest, as SQL's `max()` would.
+   */
+  async dailyRows(greatest: Names, only?: ReadonlySet<string>): Promise<DailyRollupRow[]> {
+    const groups = [...this.dailyGroups(only)];
     const pick = await chooser(groups.flatMap((g) => [g.provider_names, g.project_names]), greatest);
     return groups.map((g) => ({
       usage_date: g.group.usage_date,
@@ -217,10 +265,10 @@ export class RollupSums {
   /**
    * The cost_daily_label rows, one (day, provider, project, currency) at a time (groups never share a row, so each is
    * summed alone and its rows can be written while the next is expanded): each label set's sums spread onto its
-   * key/value pairs.
+   * key/value pairs. Only the slices in `only`, when given.
    */
-  *labelRows(): Generator<LabelRollupRow> {
-    for (const p of this.groups.values()) {
+  *labelRows(only?: ReadonlySet<string>): Generator<LabelRollupRow> {
+    for (const p of this.projectDays(only)) {
       if (p.project_sets.byText.size === 0 && p.resource_sets.byText.size === 0) continue;
       const pairs = new Map<string, { label_kind: 'project' | 'resource'; label_key: string; label_value: string; money: Money }>();
       for (const [label_kind, sets] of [['project', p.project_sets], ['resource', p.resource_sets]] as const) {

@@ -1,6 +1,6 @@
 /**
- * COPY text of cost lines and rollup rows: the columns a source row fills (one list the staging table, the COPY line
- * and the benchmark's raw table derive from), the line of a row, and COPY streams into a connection.
+ * COPY text of cost lines and rollup rows: the columns a source row fills (one list the COPY line and the benchmark's
+ * raw table derive from), the line of a row, and COPY streams into a connection.
  */
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
@@ -9,9 +9,9 @@ import type { PoolClient } from 'pg';
 import type { CostRow } from '../../ports/billing-source.ts';
 
 /**
- * The columns a source row fills, in COPY order: name, staging type, and the row's value as COPY text (null: \N).
- * The one list the COPY line (`toCopyLine`), the staging table and the benchmark's raw-COPY table derive from, so they
- * cannot drift apart; a new column a source feeds is added here (and to `insertStaged`, and the rollups if rolled up).
+ * The columns a source row fills, in COPY order: name, SQL type, and the row's value as COPY text (null: \N).
+ * The one list `toCopyLine`, the benchmark's raw-COPY table and `costLineCopy`'s columns derive from, so they cannot
+ * drift apart; a new column a source feeds is added here (and to `costLineCopy`, and the rollups if rolled up).
  */
 export const COPY_COLUMNS: readonly (readonly [name: string, type: string, value: (r: CostRow) => string | null])[] = [
   ['provider', 'text NOT NULL', (r) => r.provider],
@@ -30,7 +30,7 @@ export const COPY_COLUMNS: readonly (readonly [name: string, type: string, value
   ['resource_labels', 'jsonb NOT NULL', (r) => JSON.stringify(r.resource_labels)],
   ['resource_id', 'text NOT NULL', (r) => r.resource_id ?? ''],
   ['correction', 'boolean NOT NULL', (r) => (r.correction ? 't' : 'f')],
-  // FOCUS EffectiveCost; null where the source has none (amortised = billed then, see insertStaged)
+  // FOCUS EffectiveCost; null where the source has none (amortised = billed then: RollupSums.add's amortisation)
   ['effective_cost', 'numeric(24,12)', (r) => r.effective_cost ?? null],
 ];
 
@@ -61,7 +61,7 @@ export interface LineExtras {
 export const COST_LINE_COPY_COLUMNS = ['customer_id', 'billing_account_id', 'source_batch', ...LINE_COLUMNS.map(([c]) => c), 'amortisation'] as const;
 
 /**
- * COPY of a windowed source's rows straight into `cost_line` (no staging): the statement, and each row's
+ * COPY of a source's rows straight into `cost_line` (no staging): the statement, and each row's
  * line with the batch's constant columns first, the labels as the given JSON text, and the amortisation last. Rows
  * must have passed validateRow: the day, money, currency and invoice month it checked cannot hold a character COPY
  * would need escaped, so only free text is escaped. Written out rather than looped over LINE_COLUMNS, a tenth of the

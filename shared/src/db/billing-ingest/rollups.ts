@@ -1,7 +1,8 @@
 /**
- * The rollups of the replaced days: rebuilt in SQL from the account's cost lines (files), or written from the sums a
- * windowed source's rows made while they loaded (rollup-sums.ts in the worker); the monthly rollups then follow from
- * the daily ones. docs/decisions-billing.md ("Two groupings of the daily rollups") says why both exist.
+ * The rollups of the replaced slices: written from the sums a load's rows made while they streamed in (rollup-sums.ts
+ * in the worker) where those rows are all the slice holds, or rebuilt in SQL from the account's cost lines where a
+ * file's slice keeps lines of other batches; the monthly rollups then follow from the daily ones.
+ * docs/decisions-billing.md ("Two groupings of the daily rollups") says why both exist.
  */
 import type { PoolClient } from 'pg';
 import type { Queryable } from '../pool.ts';
@@ -18,6 +19,12 @@ const REBUILD_MONTHLY_LABEL_SQL = loadSql('billing-rebuild-monthly-label').text;
 const ROLLUP_LINES =
   'SELECT customer_id, billing_account_id, usage_date, provider, provider_name, project_id, project_name, service, cost, credits, currency, project_labels, resource_labels, amortisation FROM cost_line WHERE billing_account_id = $1 AND usage_date = ANY($2::date[])';
 const ROLLUPS_FROM_LINES = loadSql('billing-rebuild-rollups', { LINES: ROLLUP_LINES }).text;
+// the same, of some providers only ($3)
+const ROLLUPS_FROM_SLICE_LINES = loadSql('billing-rebuild-rollups', { LINES: `${ROLLUP_LINES} AND provider = ANY($3::text[])` }).text;
+
+// The columns of the rollup rows the worker writes (after the constant customer and account).
+const DAILY_COLUMNS = ['usage_date', 'provider', 'provider_name', 'project_id', 'project_name', 'service', 'currency', 'cost', 'credits', 'amortisation'] as const;
+const LABEL_COLUMNS = ['usage_date', 'provider', 'label_kind', 'label_key', 'label_value', 'project_id', 'currency', 'cost', 'credits', 'amortisation'] as const;
 
 const monthsOf = `SELECT DISTINCT date_trunc('month', d)::date FROM unnest($2::date[]) AS d`;
 
@@ -92,9 +99,48 @@ export async function replaceRollups(
   await tx.query(`DELETE FROM cost_daily WHERE ${scope}`, params);
   await tx.query(`DELETE FROM cost_daily_label WHERE ${scope}`, params);
   const constant = { customer_id: s.customerId, billing_account_id: s.billingAccountId };
-  await copyRows(tx, 'cost_daily', ['usage_date', 'provider', 'provider_name', 'project_id', 'project_name', 'service', 'currency', 'cost', 'credits', 'amortisation'], constant, s.daily);
-  await copyRows(tx, 'cost_daily_label', ['usage_date', 'provider', 'label_kind', 'label_key', 'label_value', 'project_id', 'currency', 'cost', 'credits', 'amortisation'], constant, s.labels);
+  await copyRows(tx, 'cost_daily', DAILY_COLUMNS, constant, s.daily);
+  await copyRows(tx, 'cost_daily_label', LABEL_COLUMNS, constant, s.labels);
   await tx.query('SET LOCAL enable_sort = off');
+  await rebuildMonthly(tx, s.billingAccountId, s.days);
+  await tx.query('SET LOCAL enable_sort = on');
+}
+
+/**
+ * The rollups of a file's (day, provider) slices, then the monthly rollups of their months (`days`). `summed`: the
+ * slices whose every line is the file's (day and provider pairs, parallel arrays), written from the sums its rows
+ * made (only those slices' rows). `rebuilt`: every slice of these days and providers, rebuilt from the stored lines
+ * in SQL, since they keep lines of other batches (corrections, other billing periods) that the worker never saw.
+ */
+export async function writeFileRollups(
+  tx: PoolClient,
+  s: {
+    customerId: string;
+    billingAccountId: string;
+    days: string[];
+    summed: { days: string[]; providers: string[]; daily: Iterable<DailyRollupRow>; labels: Iterable<LabelRollupRow> };
+    rebuilt: { days: string[]; providers: string[] };
+  },
+): Promise<void> {
+  if (s.summed.days.length > 0) {
+    const pairs = 'USING unnest($2::date[], $3::text[]) AS s(day, provider) WHERE r.billing_account_id = $1 AND r.usage_date = s.day AND r.provider = s.provider';
+    const params = [s.billingAccountId, s.summed.days, s.summed.providers];
+    await tx.query(`DELETE FROM cost_daily r ${pairs}`, params);
+    await tx.query(`DELETE FROM cost_daily_label r ${pairs}`, params);
+    const constant = { customer_id: s.customerId, billing_account_id: s.billingAccountId };
+    await copyRows(tx, 'cost_daily', DAILY_COLUMNS, constant, s.summed.daily);
+    await copyRows(tx, 'cost_daily_label', LABEL_COLUMNS, constant, s.summed.labels);
+  }
+  // as in rebuildRollups: hash aggregation, no JIT, for the rest of the transaction (sorts back on below)
+  await tx.query('SET LOCAL enable_sort = off');
+  await tx.query('SET LOCAL jit = off');
+  if (s.rebuilt.days.length > 0) {
+    const scope = 'billing_account_id = $1 AND usage_date = ANY($2::date[]) AND provider = ANY($3::text[])';
+    const params = [s.billingAccountId, s.rebuilt.days, s.rebuilt.providers];
+    await tx.query(`DELETE FROM cost_daily WHERE ${scope}`, params);
+    await tx.query(`DELETE FROM cost_daily_label WHERE ${scope}`, params);
+    await tx.query(ROLLUPS_FROM_SLICE_LINES, params);
+  }
   await rebuildMonthly(tx, s.billingAccountId, s.days);
   await tx.query('SET LOCAL enable_sort = on');
 }

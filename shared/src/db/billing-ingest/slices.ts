@@ -27,28 +27,29 @@ export async function deleteSlices(tx: PoolClient, s: { billingAccountId: string
 
 /**
  * A provider's export replaces what earlier exports ('replace' batches) loaded for the same providers and billing
- * periods (and, for rows without a period, the same days); lines appended by correction files stay. Returns the
- * days that lost lines, whose rollups must be rebuilt with the staged ones. The periods' lines are looked for between
- * the first and last day their batches' extents name, by the (account, day) index.
+ * periods (and, for rows without a period, the same days); lines appended by correction files stay, and so do the
+ * lines of batch `keep` (the file itself, already loaded). Returns the (day, provider) slices that lost lines, whose
+ * rollups must be made again. The periods' lines are looked for between the first and last day their batches'
+ * extents name, by the (account, day) index.
  */
 export async function deleteBillingPeriods(
   tx: PoolClient,
-  s: { billingAccountId: string; providers: string[]; billingPeriods: string[]; days: string[] },
-): Promise<string[]> {
-  const { rows } = await tx.query<{ days: string[] | null }>(
+  s: { billingAccountId: string; providers: string[]; billingPeriods: string[]; days: string[]; keep: string },
+): Promise<{ day: string; provider: string }[]> {
+  const { rows } = await tx.query<{ day: string; provider: string }>(
     `WITH span AS (
        SELECT min(first_day) AS first_day, max(last_day) AS last_day FROM cost_line_extent
-        WHERE billing_account_id = $1 AND invoice_month = ANY($3::text[]) AND provider = ANY($2::text[])
+        WHERE billing_account_id = $1 AND invoice_month = ANY($3::text[]) AND provider = ANY($2::text[]) AND source_batch <> $5
      ), gone AS (
        DELETE FROM cost_line c USING ingest_batch b
-       WHERE c.source_batch = b.id AND b.mode = 'replace'
+       WHERE c.source_batch = b.id AND b.mode = 'replace' AND c.source_batch <> $5
          AND c.billing_account_id = $1 AND c.provider = ANY($2::text[])
          AND ((c.invoice_month = ANY($3::text[]) AND c.usage_date BETWEEN (SELECT first_day FROM span) AND (SELECT last_day FROM span))
               OR c.usage_date = ANY($4::date[]))
-       RETURNING c.usage_date
+       RETURNING c.usage_date, c.provider
      )
-     SELECT array_agg(DISTINCT usage_date::text) AS days FROM gone`,
-    [s.billingAccountId, s.providers, s.billingPeriods, s.days],
+     SELECT DISTINCT usage_date::text AS day, provider FROM gone`,
+    [s.billingAccountId, s.providers, s.billingPeriods, s.days, s.keep],
   );
-  return rows[0].days ?? [];
+  return rows;
 }
