@@ -16,6 +16,8 @@ export interface DetectOptions {
   minHistoryDays: number;
   /** Days before the judged day for which unflagged candidates are kept. */
   candidateRetentionDays: number;
+  /** false: flagged anomalies are stored without their contributors (the benchmark's baseline for what they cost). */
+  contributors?: boolean;
 }
 
 export interface DetectionRun {
@@ -97,7 +99,7 @@ export async function detectAnomalies(tx: Queryable, o: DetectOptions): Promise<
   );
   // What drove each flagged anomaly, from the lines under its rollups: stored with the run, so the e-mail sent next and
   // the screen read it rather than scanning the lines again (docs/decisions-insights.md).
-  await storeContributors(tx, { date: o.date, windowDays: o.windowDays, listed: ANOMALY_CONTRIBUTORS_LISTED });
+  if (o.contributors !== false) await storeContributors(tx, { date: o.date, windowDays: o.windowDays, listed: ANOMALY_CONTRIBUTORS_LISTED });
   // Candidates below the customer's thresholds are kept for a while only (they are most of the rows on a weekday);
   // flagged ones stay with their run.
   await tx.query(

@@ -1,5 +1,6 @@
 -- What drove each flagged anomaly of the day, from the cost lines under its rollups. Runs in the detection pass, after
--- the anomalies are stored, while anomaly_accounts and anomaly_series (which holds each series' first day) exist.
+-- the anomalies are stored, from the temp table anomaly_targets (anomaly-targets.sql: the flagged anomalies, each with
+-- its series' first day and its customer's cost basis).
 -- $1 judged day (date), $2 window days (int), $3 contributors listed per dimension (int).
 -- The baseline is the detection's: the series' days from its first day in the window to the day before $1 (mean =
 -- baseline sum / those days), spend on the customer's cost basis, every day converted into the display currency at
@@ -9,16 +10,7 @@
 INSERT INTO anomaly_contributor (anomaly_id, dimension, rank, label_key, value, day_amount, mean_amount, contribution,
                                  day_cost, mean_cost, day_credits, mean_credits, day_amortisation, mean_amortisation,
                                  day_quantity, mean_quantity, in_baseline)
-WITH targets AS MATERIALIZED (
-  SELECT x.id AS anomaly_id, x.customer_id, x.billing_account_id, x.project_id, x.service, x.currency AS display,
-         x.to_date_cost, x.mean_cost, s.first_seen, ($1::date - s.first_seen) AS mean_days, c.billing_cost_basis AS basis
-    FROM anomaly x
-    JOIN anomaly_accounts a ON a.customer_id = x.customer_id AND a.billing_account_id = x.billing_account_id
-    JOIN anomaly_series s ON s.customer_id = x.customer_id AND s.billing_account_id = x.billing_account_id
-                         AND s.project_id = x.project_id AND s.service = x.service AND s.currency = x.currency
-    JOIN customer c ON c.customer_id = x.customer_id
-   WHERE x.date = $1::date AND x.flagged AND s.first_seen IS NOT NULL
-), rates AS (
+WITH targets AS (SELECT * FROM anomaly_targets), rates AS (
   SELECT t.billing_account_id, t.display, r.currency, r.day, r.rate
     FROM (SELECT DISTINCT billing_account_id, display FROM targets) t
     CROSS JOIN LATERAL fx_day_rates(t.display, t.billing_account_id, $1::date - $2::int, $1::date) r
