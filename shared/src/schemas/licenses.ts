@@ -1,4 +1,4 @@
-/** Wire schemas of the Workspace license routes (spec 001 §7). */
+/** Wire schemas of the Workspace license routes (spec 001 §7), the Workspace subscriptions a license is created for among them. */
 import { Type, type Static } from '@sinclair/typebox';
 
 const ISO_DATE = '^\\d{4}-\\d{2}-\\d{2}$';
@@ -92,3 +92,17 @@ export const HistoryRecord = Type.Object({
 });
 export type HistoryRecord = Static<typeof HistoryRecord>;
 export const HistoryList = Type.Array(HistoryRecord);
+
+/** A domain's Workspace subscription: a SKU a license can be created for (Create License's choice). */
+export const WorkspaceSubscription = Type.Object({
+  sku_id: Type.String(),
+  sku_name: Type.String(),
+  plan: Type.String(),
+  /** Seats paid for, and those not assigned to a user: a license's volume_total and volume_available. */
+  volume_total: Type.Integer(),
+  volume_available: Type.Integer(),
+  /** A license for this SKU exists already (creating another answers 409). */
+  licensed: Type.Boolean(),
+});
+export type WorkspaceSubscription = Static<typeof WorkspaceSubscription>;
+export const WorkspaceSubscriptionList = Type.Array(WorkspaceSubscription);

@@ -2,8 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { listLicenses } from '@cc/shared/db/licenses/licenses.ts';
 import { WorkspaceError, volumeAvailable, type Workspace } from '@cc/shared/ports/workspace.ts';
 import { ErrorBody, withErrors } from '@cc/shared/schemas/common.ts';
-import { DomainParams } from '@cc/shared/schemas/licenses.ts';
-import { WorkspaceSubscriptionList } from '@cc/shared/schemas/workspace-subscriptions.ts';
+import { DomainParams, WorkspaceSubscriptionList } from '@cc/shared/schemas/licenses.ts';
 import { errors } from '../../errors.ts';
 
 /**

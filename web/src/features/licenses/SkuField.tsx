@@ -1,5 +1,5 @@
 import { FormControl, Select, TextInput } from '@primer/react';
-import type { WorkspaceSubscription } from '@cc/shared/schemas/workspace-subscriptions.ts';
+import type { WorkspaceSubscription } from '@cc/shared/schemas/licenses.ts';
 import { errorDetail } from '../../common/api-error.ts';
 
 interface Props {

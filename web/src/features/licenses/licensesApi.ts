@@ -1,5 +1,4 @@
-import type { HistoryRecord, License, LicenseOrder } from '@cc/shared/schemas/licenses.ts';
-import type { WorkspaceSubscription } from '@cc/shared/schemas/workspace-subscriptions.ts';
+import type { HistoryRecord, License, LicenseOrder, WorkspaceSubscription } from '@cc/shared/schemas/licenses.ts';
 import { api } from '../../app/api.ts';
 
 const enc = encodeURIComponent;
