@@ -5,7 +5,7 @@ SHELL := /bin/bash
 # Settings (DATABASE_URL, PORT, …) come from the environment over .env, read by the scripts and apps themselves:
 # exporting defaults here would shadow .env.
 
-.PHONY: help start test check lint typecheck deps docs-config unit e2e bench services install migrate seed build clean
+.PHONY: help start test check lint typecheck deps docs-config unit e2e bench scale services install migrate seed build clean
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  \033[1m%-12s\033[0m %s\n", $$1, $$2}'
@@ -60,9 +60,12 @@ e2e: services build ## Browser tests in Debian Chromium (installed when missing)
 test: check unit e2e ## Everything CI runs: check, tap tests, E2E
 	@echo "make test: all suites passed"
 
-bench: services install build ## Benchmarks under test/bench, each beside a baseline measured in the same run, and each route's gzipped JS (BENCH_ROWS, BENCH_SECONDS, ANOMALY_SERIES, BENCH_ASSETS, BENCH_GRAPH_NODES, BENCH_PROJECTS, BENCH_LICENSES, BENCH_GROWTH shorten it; BENCH_GROWTH=5000000,50000000 measures 50M lines)
+bench: services install build ## Benchmarks under test/bench, each beside a baseline measured in the same run, and each route's gzipped JS (BENCH_ROWS, BENCH_SECONDS, ANOMALY_SERIES, BENCH_ASSETS, BENCH_GRAPH_NODES, BENCH_PROJECTS, BENCH_LICENSES, BENCH_GROWTH shorten it; BENCH_GROWTH=5000000,50000000 measures 50M lines; BENCH_ONLY=areas,chart,... runs only those parts)
 	npx tsx test/global-setup.ts
 	npx tsx test/bench/run.ts
+
+scale: services install ## Many processes on this machine: Redis Sentinel group and Cluster, a streaming PostgreSQL replica, 2 api processes and 3 workers; prints the table of docs/scaling.md (SCALE_SHAPES, SCALE_ROWS, SCALE_MAILS, SCALE_DAY_HOURS shorten it)
+	npx tsx infra/scripts/scale.ts
 
 clean: ## Remove build output
 	rm -rf web/dist .tap

@@ -82,6 +82,8 @@ export async function areasBench(ctx: BenchContext): Promise<void> {
     const bareBase = await bare.listen({ port: 0, host: '127.0.0.1' });
     const login = await app.inject({ method: 'POST', url: '/v1/auth/login', payload: { email: 'alice@acme.example', password: DEMO_PASSWORD } });
     const headers = { authorization: `Bearer ${login.json().token}` };
+    const adminLogin = await app.inject({ method: 'POST', url: '/v1/auth/login', payload: { email: 'admin@commandcenter.local', password: DEMO_PASSWORD } });
+    const admin = { authorization: `Bearer ${adminLogin.json().token}` };
 
     // [label, path, extra request headers]
     const routes: [string, string, Record<string, string>?][] = [
@@ -93,15 +95,22 @@ export async function areasBench(ctx: BenchContext): Promise<void> {
       [`inventory graph, gzip (${fmt(graphNodes)} assets)`, '/v1/asset-inventory/globex/visualize/', { 'accept-encoding': 'gzip' }],
       [`license list (${fmt(licenses)} licenses)`, '/v1/licenses/acme.example'],
       [`provisioning list (${fmt(projects)} requests)`, '/v1/projectprovisioning/acme-corp/'],
+      ['license orders history', '/v1/licenses/orders/history/acme-corp'],
+      ['license history with orders', '/v1/licenses/history/acme.example/true'],
+      ['ticket list, first page', '/v1/jira/msp_tickets/acme-corp/list?offset=0&limit=50'],
+      ['user list, first page (admin)', '/v1/users/?page=0&page_size=100', admin],
+      ['customer list (admin)', '/v1/customers/', admin],
     ];
     // What each answer holds, so a reader sees the size of what was measured (and a broken route shows at once).
     const sizes: string[] = [];
     for (const [label, path, extra] of routes) {
       const res = await fetch(`${base}${path}`, { headers: { ...headers, ...extra } });
-      const body = (await res.json()) as { total?: number; nodes?: unknown[]; links?: unknown[] } | unknown[];
+      const text = await res.text();
+      const body = JSON.parse(text) as { total?: number; nodes?: unknown[]; links?: unknown[] } | unknown[];
       if (res.status !== 200) throw new Error(`${label}: ${path} answered ${res.status} ${JSON.stringify(body)}`);
       sizes.push(
-        Array.isArray(body) ? `${fmt(body.length)} rows` : body.nodes ? `${fmt(body.nodes.length)} nodes, ${fmt(body.links?.length ?? 0)} links` : `total ${fmt(body.total ?? 0)}`,
+        (Array.isArray(body) ? `${fmt(body.length)} rows` : body.nodes ? `${fmt(body.nodes.length)} nodes, ${fmt(body.links?.length ?? 0)} links` : `total ${fmt(body.total ?? 0)}`) +
+          `, ${fmt(Buffer.byteLength(text) / 1024, 1)} KB`,
       );
     }
 
@@ -113,13 +122,16 @@ export async function areasBench(ctx: BenchContext): Promise<void> {
     };
     await run('bare Fastify JSON route', `${bareBase}/bare`);
     for (const [label, path, extra] of routes) await run(label, `${base}${path}`, { ...headers, ...extra });
+    // Again at the end: on a shared machine the load changes over a run, and each route is read against both.
+    await run('bare Fastify JSON route (again, after)', `${bareBase}/bare`);
 
     console.log(`loaded ${fmt(assets)} assets in ${fmt(listLoad / 1000, 1)} s, the ${fmt(graphNodes)}-asset graph estate in ${fmt(graphLoad / 1000, 1)} s`);
     console.log(`autocannon 10 connections, ${duration} s each; ratio = bare req/s ÷ route req/s`);
     const bareLine = lines[0]!;
     lines.forEach((l, i) => {
-      const size = i === 0 ? '' : `  [${sizes[i - 1]}]`;
-      const ratio = i === 0 ? '' : `  ${fmt(bareLine.rps / Math.max(l.rps, 1), 1)}× lower`;
+      const bareRun = i === 0 || i === lines.length - 1;
+      const size = bareRun ? '' : `  [${sizes[i - 1]}]`;
+      const ratio = bareRun ? '' : `  ${fmt(bareLine.rps / Math.max(l.rps, 1), 1)}× lower`;
       console.log(
         `${l.label.padEnd(46)} ${fmt(l.rps).padStart(7)} req/s  p50 ${l.p50} ms  p99 ${l.p99} ms  mean ${fmt(l.mean, 2)} ms  non2xx ${l.non2xx}${ratio}${size}`,
       );

@@ -7,6 +7,8 @@
  * BENCH_GROWTH (default 10000,100000,1000000,5000000) the cost-line counts of the growth table (5000000,50000000
  * measures the 50-million step: ~6 minutes, ~18 GB of disk).
  * The web app's weight per route is read from the last `make build` (web/dist).
+ * BENCH_ONLY (default: all) runs only the named parts, comma-separated: web, ingest, file-ingest, chart, areas,
+ * forecast, anomaly, growth. The chart benchmark reads the ingest benchmark's rows, so `chart` runs `ingest` too.
  */
 import { benchContext } from './context.ts';
 import { ingestBench } from './ingest.bench.ts';
@@ -18,26 +20,47 @@ import { areasBench } from './areas.bench.ts';
 import { printRouteWeights } from './web-bundle.ts';
 import { growthBench } from './growth.bench.ts';
 
-console.log('# web: gzipped JavaScript each route loads (entry + page chunk + what it draws on arrival)');
-printRouteWeights();
-const ctx = await benchContext();
-try {
-  console.log(`# billing ingest: ${ctx.rows.toLocaleString('en-US')} generated rows`);
-  await ingestBench(ctx);
-  console.log(`# FOCUS file ingest through the cc CLI beside raw COPY of the same rows (BENCH_FILE_ROWS, default 5,000,000)`);
-  await fileIngestBench(ctx);
-  console.log('# billing chart route latency (12-month service chart)');
-  await chartBench(ctx);
-  console.log('# inventory, license and provisioning routes beside a bare route');
-  await areasBench(ctx);
-  console.log('# forecast backtest vs naive baseline');
-  await forecastBench();
-} finally {
-  await ctx.close();
+const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((s) => s.trim())) : null;
+const runs = (name: string) => only === null || only.has(name) || (name === 'ingest' && only.has('chart'));
+
+if (runs('web')) {
+  console.log('# web: gzipped JavaScript each route loads (entry + page chunk + what it draws on arrival)');
+  printRouteWeights();
 }
-// Its own database: the anomaly benchmark rewrites the seeded customer's billing accounts.
-console.log('# anomaly detection: time and precision/recall vs the plain mean rule');
-await anomalyDetectBench();
-// Each size in a database of its own.
-console.log('# growth: ingest, computed chart and anomaly pass at each cost-line count (growth per ×10 lines)');
-await growthBench();
+if (['ingest', 'file-ingest', 'chart', 'areas', 'forecast'].some(runs)) {
+  const ctx = await benchContext();
+  try {
+    if (runs('ingest')) {
+      console.log(`# billing ingest: ${ctx.rows.toLocaleString('en-US')} generated rows`);
+      await ingestBench(ctx);
+    }
+    if (runs('file-ingest')) {
+      console.log(`# FOCUS file ingest through the cc CLI beside raw COPY of the same rows (BENCH_FILE_ROWS, default 5,000,000)`);
+      await fileIngestBench(ctx);
+    }
+    if (runs('chart')) {
+      console.log('# billing chart route latency (12-month service chart)');
+      await chartBench(ctx);
+    }
+    if (runs('areas')) {
+      console.log('# inventory, license and provisioning routes beside a bare route');
+      await areasBench(ctx);
+    }
+    if (runs('forecast')) {
+      console.log('# forecast backtest vs naive baseline');
+      await forecastBench();
+    }
+  } finally {
+    await ctx.close();
+  }
+}
+if (runs('anomaly')) {
+  // Its own database: the anomaly benchmark rewrites the seeded customer's billing accounts.
+  console.log('# anomaly detection: time and precision/recall vs the plain mean rule');
+  await anomalyDetectBench();
+}
+if (runs('growth')) {
+  // Each size in a database of its own.
+  console.log('# growth: ingest, computed chart and anomaly pass at each cost-line count (growth per ×10 lines)');
+  await growthBench();
+}

@@ -25,6 +25,7 @@ import { viewerRestriction } from '../../viewer-restriction.ts';
 import { nextNightlySync, recommendationItem, syncRun } from '../../inventory/present.ts';
 import { GraphCache } from '../../inventory/graph-cache.ts';
 import { AssetTotals } from '../../inventory/asset-totals.ts';
+import { AssetPages } from '../../inventory/asset-pages.ts';
 
 const tags = ['inventory'];
 const tenant = { params: 'customer' } as const;
@@ -43,6 +44,7 @@ const iso = (d: Date | null) => (d === null ? null : d.toISOString());
 const inventory: FastifyPluginAsyncTypebox = async (app) => {
   const graphs = new GraphCache(app.pg);
   const assetTotals = new AssetTotals(app.pg);
+  const assetPages = new AssetPages(app.pg);
   /**
    * A customerViewer sees the assets, graph and recommendations of the projects his filter admits (those of his
    * System Health panel; none left: 403 as on billing); null: the customer's whole estate.
@@ -60,7 +62,8 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
       const offset = q.offset ?? 0;
       const limit = q.limit ?? 100;
       const query = { ...q, offset, limit, projects: await viewerProjects(req) };
-      const page = await listInventoryAssets(app.pg, c.customer_id, query, assetTotals.total(c.customer_id, query));
+      const [total, seek] = await Promise.all([assetTotals.total(c.customer_id, query), assetPages.seek(c.customer_id, query)]);
+      const page = await listInventoryAssets(app.pg, c.customer_id, query, Promise.resolve(total), seek);
       return { total: page.total, offset, limit, items: page.items.map((a) => ({ ...a, update_time: iso(a.update_time) })) };
     },
   );

@@ -107,21 +107,98 @@ export async function countInventoryAssets(db: Queryable, customerId: string, q:
   return rows[0]!.n;
 }
 
-/** A page of assets and the total matching; `total` is counted unless the caller already knows it (api/src/inventory/asset-totals.ts). */
-export async function listInventoryAssets(db: Queryable, customerId: string, q: AssetQuery = {}, total?: Promise<number>): Promise<Page<InventoryItem>> {
+/** Every ANCHOR_EVERY-th row of an ordered asset list is kept as an anchor a deeper page seeks from. */
+export const ANCHOR_EVERY = 500;
+
+/** One row's place in an asset list's order: its sort column's value (as text) and its name, the tie-breaker. */
+export interface AssetAnchor {
+  value: string | null;
+  asset_name: string;
+}
+
+/** Where a page starts reading: after `anchor`, the row at 0-based position `position` of the ordered list. */
+export interface AssetSeek {
+  anchor: AssetAnchor;
+  position: number;
+}
+
+function assetOrder(q: AssetQuery): { sort: (typeof ASSET_SORTS)[number]; dir: 'ASC' | 'DESC'; order: string } {
   const sort = ASSET_SORTS.includes(q.sort ?? 'asset_name') ? (q.sort ?? 'asset_name') : 'asset_name';
   const dir = q.desc ? 'DESC' : 'ASC';
   // Ties broken by asset_name: stable pages, and the (customer_id, <sort>, asset_name) index serves the order.
-  const order = sort === 'asset_name' ? `asset_name ${dir}` : `${sort} ${dir}, asset_name ${dir}`;
+  return { sort, dir, order: sort === 'asset_name' ? `asset_name ${dir}` : `${sort} ${dir}, asset_name ${dir}` };
+}
+
+/**
+ * The anchors of an ordered asset list: the rows at positions ANCHOR_EVERY - 1, 2 × ANCHOR_EVERY - 1, … One pass over
+ * the matching rows, made once per filter, order and snapshot (api/src/inventory/asset-pages.ts).
+ */
+export async function listAssetAnchors(db: Queryable, customerId: string, q: AssetQuery = {}): Promise<AssetAnchor[]> {
+  const { sort, order } = assetOrder(q);
   const { where, params } = assetFilter(customerId, q);
-  const [n, { rows }] = await Promise.all([
-    total ?? countInventoryAssets(db, customerId, q),
-    db.query<InventoryItem>(
-      `SELECT asset_name, asset_type, project_id, location, region, violation_rule, display_name, update_time
-         FROM inventory_asset WHERE ${where} ORDER BY ${order} OFFSET $8 LIMIT $9`,
-      [...params, clampOffset(q.offset), clampLimit(q.limit)],
-    ),
-  ]);
+  const { rows } = await db.query<AssetAnchor>(
+    `SELECT value, asset_name FROM (
+       SELECT ${sort}::text AS value, asset_name, row_number() OVER (ORDER BY ${order}) AS n FROM inventory_asset WHERE ${where}
+     ) s WHERE n % $8 = 0 ORDER BY n`,
+    [...params, ANCHOR_EVERY],
+  );
+  return rows;
+}
+
+/**
+ * The rows after an anchor, in order, as one or two index ranges ("arms", read one after the other). A row value
+ * comparison seeks straight into the (customer_id, <sort>, asset_name) index; region alone may be null, and nulls
+ * sort last ascending and first descending, so there the part beyond the nulls' boundary is a second arm.
+ */
+function seekArms(sort: (typeof ASSET_SORTS)[number], dir: 'ASC' | 'DESC', anchor: AssetAnchor, first: number): { arms: string[]; values: unknown[] } {
+  const cmp = dir === 'ASC' ? '>' : '<';
+  const [p1, p2] = [`$${first}`, `$${first + 1}`];
+  if (sort === 'asset_name') return { arms: [`asset_name ${cmp} ${p1}`], values: [anchor.asset_name] };
+  if (anchor.value !== null) {
+    const after = `(${sort}, asset_name) ${cmp} (${p1}::text, ${p2}::text)`;
+    return { arms: sort === 'region' && dir === 'ASC' ? [after, 'region IS NULL'] : [after], values: [anchor.value, anchor.asset_name] };
+  }
+  // only region is ever null: the anchor is among the nulls
+  const inNulls = `region IS NULL AND asset_name ${cmp} ${p1}`;
+  return { arms: dir === 'ASC' ? [inNulls] : [inNulls, 'region IS NOT NULL'], values: [anchor.asset_name] };
+}
+
+const ASSET_COLUMNS = 'asset_name, asset_type, project_id, location, region, violation_rule, display_name, update_time';
+
+/**
+ * The SQL of one page of assets: OFFSET from the list's start, or, given a seek, from the anchor before the page, so
+ * a page deep in 100,000 assets reads at most ANCHOR_EVERY + limit matching rows instead of every row before it.
+ */
+export function assetPageQuery(customerId: string, q: AssetQuery, seek?: AssetSeek): { text: string; values: unknown[] } {
+  const { sort, dir, order } = assetOrder(q);
+  const { where, params } = assetFilter(customerId, q);
+  const offset = clampOffset(q.offset);
+  const limit = clampLimit(q.limit);
+  if (!seek || seek.position >= offset) {
+    return { text: `SELECT ${ASSET_COLUMNS} FROM inventory_asset WHERE ${where} ORDER BY ${order} OFFSET $8 LIMIT $9`, values: [...params, offset, limit] };
+  }
+  const skip = offset - seek.position - 1;
+  const { arms, values } = seekArms(sort, dir, seek.anchor, 10);
+  // Each arm reads no more than the page needs; the arm number keeps the arms in their order.
+  const selects = arms.map((arm, i) => `(SELECT ${ASSET_COLUMNS}, ${i} AS arm FROM inventory_asset WHERE ${where} AND ${arm} ORDER BY ${order} LIMIT $8::int + $9::int)`);
+  return {
+    text: `SELECT ${ASSET_COLUMNS} FROM (${selects.join(' UNION ALL ')}) page ORDER BY arm, ${order} OFFSET $8 LIMIT $9`,
+    values: [...params, skip, limit, ...values],
+  };
+}
+
+/**
+ * A page of assets and the total matching; `total` is counted unless the caller already knows it, and `seek` (an
+ * anchor at or before the page) lets a deep page start from it (api/src/inventory/asset-pages.ts).
+ */
+export async function listInventoryAssets(
+  db: Queryable,
+  customerId: string,
+  q: AssetQuery = {},
+  total?: Promise<number>,
+  seek?: AssetSeek,
+): Promise<Page<InventoryItem>> {
+  const [n, { rows }] = await Promise.all([total ?? countInventoryAssets(db, customerId, q), db.query<InventoryItem>(assetPageQuery(customerId, q, seek))]);
   return { total: n, items: rows };
 }
 
