@@ -136,11 +136,8 @@ t.test('contributors from real FOCUS and GCP lines add up to the rise, with kind
   const client = new BigQuery({ projectId: 'billing-proj', apiEndpoint: fake.url, authClient });
   await runIngest({ pool, ...ACME, sourceKind: 'bigquery', source: bigQuerySource({ client, dataset: 'billing-proj.billing_export', location: 'EU', ...ACME, from: FIRST, to: DAY }) });
   t.same(fake.unexpected, []);
-  // the usage quantity is not carried by the ingest yet: the FOCUS ConsumedQuantity is set on the lines here as the
-  // FOCUS file has it, so the usage-or-price rule reads what a file gives
-  await pool.query(`UPDATE cost_line SET usage_quantity = CASE sku WHEN 'BoxUsage:m5.xlarge' THEN CASE WHEN usage_date = $1 AND cost_type = 'usage' AND cost < 10 THEN 9.333333333 WHEN usage_date = $1 THEN 96 ELSE 24 END
-                                      WHEN 'EBS:VolumeUsage.gp3' THEN CASE WHEN cost_type = 'credit' THEN 0 ELSE 100 END WHEN 'Support' THEN 1 WHEN 'BoxUsage:t3.small' THEN 24 END
-                     WHERE project_id = 'acme-aws-prod'`, [DAY]);
+  const { rows: quantities } = await pool.query(`SELECT count(*)::int AS n FROM cost_line WHERE project_id = 'acme-aws-prod' AND usage_quantity IS NOT NULL`);
+  t.equal(quantities[0].n, 29 * 4 + 1, 'FOCUS ConsumedQuantity is loaded on every usage line (credits carry none)');
 
   // events around the day: the analytics project created the day before, a license order that day
   await pool.query(

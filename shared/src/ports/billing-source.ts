@@ -34,6 +34,11 @@ export interface CostRow {
   resource_labels: Record<string, string>;
   /** The provider's resource (FOCUS ResourceId), when the source has one; '' or absent otherwise. */
   resource_id?: string;
+  /**
+   * The usage the amount paid for (FOCUS ConsumedQuantity), decimal text; absent or null when the source has none.
+   * Tells a usage rise from a price rise when an anomaly is explained.
+   */
+  usage_quantity?: string | null;
   /** FOCUS ChargeClass 'Correction': the row corrects a billing period already invoiced. */
   correction?: boolean;
 }

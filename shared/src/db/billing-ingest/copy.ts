@@ -29,6 +29,7 @@ export const COPY_COLUMNS: readonly (readonly [name: string, type: string, value
   ['project_labels', 'jsonb NOT NULL', (r) => JSON.stringify(r.project_labels)],
   ['resource_labels', 'jsonb NOT NULL', (r) => JSON.stringify(r.resource_labels)],
   ['resource_id', 'text NOT NULL', (r) => r.resource_id ?? ''],
+  ['usage_quantity', 'numeric', (r) => r.usage_quantity ?? null],
   ['correction', 'boolean NOT NULL', (r) => (r.correction ? 't' : 'f')],
   // FOCUS EffectiveCost; null where the source has none (amortised = billed then: RollupSums.add's amortisation)
   ['effective_cost', 'numeric(24,12)', (r) => r.effective_cost ?? null],
@@ -74,7 +75,7 @@ export function costLineCopy(b: { customerId: string; billingAccountId: string; 
     line: (r, x) =>
       `${prefix}\t${escapeCopy(r.provider)}\t${escapeCopy(r.provider_name)}\t${r.usage_date}\t${escapeCopy(r.project_id)}\t${escapeCopy(r.project_name)}` +
       `\t${escapeCopy(r.service)}\t${escapeCopy(r.sku)}\t${r.cost}\t${r.credits}\t${r.currency}\t${r.invoice_month ?? '\\N'}\t${copyValue(r.cost_type)}` +
-      `\t${escapeCopy(x.project_labels)}\t${escapeCopy(x.resource_labels)}\t${escapeCopy(r.resource_id ?? '')}\t${x.amortisation}\n`,
+      `\t${escapeCopy(x.project_labels)}\t${escapeCopy(x.resource_labels)}\t${escapeCopy(r.resource_id ?? '')}\t${r.usage_quantity ?? '\\N'}\t${x.amortisation}\n`,
   };
 }
 

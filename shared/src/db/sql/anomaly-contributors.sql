@@ -46,9 +46,10 @@ WITH targets AS (SELECT * FROM anomaly_targets), rates AS (
          coalesce(sum(d.credits) FILTER (WHERE NOT d.on_day), 0) / t.mean_days AS mean_credits,
          coalesce(sum(d.amortisation) FILTER (WHERE d.on_day), 0) AS day_amortisation,
          coalesce(sum(d.amortisation) FILTER (WHERE NOT d.on_day), 0) / t.mean_days AS mean_amortisation,
-         -- a quantity only where every line of the value carries one: a partial sum would read as a usage change
-         CASE WHEN bool_and(d.quantity IS NOT NULL) FILTER (WHERE d.on_day) THEN sum(d.quantity) FILTER (WHERE d.on_day) END AS day_quantity,
-         CASE WHEN bool_and(d.quantity IS NOT NULL) FILTER (WHERE NOT d.on_day) THEN sum(d.quantity) FILTER (WHERE NOT d.on_day) / t.mean_days END AS mean_quantity,
+         -- a quantity only where every line of the value that costs something carries one (a credit line has none): a
+         -- partial sum would read as a usage change
+         CASE WHEN bool_and(d.quantity IS NOT NULL OR d.cost = 0) FILTER (WHERE d.on_day) THEN sum(d.quantity) FILTER (WHERE d.on_day) END AS day_quantity,
+         CASE WHEN bool_and(d.quantity IS NOT NULL OR d.cost = 0) FILTER (WHERE NOT d.on_day) THEN sum(d.quantity) FILTER (WHERE NOT d.on_day) / t.mean_days END AS mean_quantity,
          bool_or(NOT d.on_day) AS in_baseline
     FROM dims d JOIN targets t ON t.anomaly_id = d.anomaly_id
    GROUP BY d.anomaly_id, d.dimension, d.label_key, d.value, t.mean_days

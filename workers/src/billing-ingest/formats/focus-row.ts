@@ -3,6 +3,7 @@
  * rows give the same lines whatever the file they came in. Mapping decisions: docs/decisions-billing.md.
  */
 import { billingDay, isIsoDate } from '@cc/shared/time.ts';
+import { normaliseDecimal } from '@cc/shared/decimal.ts';
 import type { CostRow } from '@cc/shared/ports/billing-source.ts';
 
 /**
@@ -138,8 +139,17 @@ export function focusRow(r: FocusRecord, state: FocusRowState): CostRow | string
     project_labels: {},
     resource_labels: tags,
     resource_id: r.text('ResourceId') ?? '',
+    // only as a hint for explaining anomalies: a value that is not a number is dropped rather than failing the row
+    usage_quantity: quantity(r.text('ConsumedQuantity')),
     correction: (r.text('ChargeClass') ?? '').trim().toLowerCase() === 'correction',
   };
+}
+
+/** ConsumedQuantity as plain decimal text, or null when absent or not a number. */
+function quantity(raw: string | null): string | null {
+  if (raw === null || raw.trim() === '') return null;
+  const v = normaliseDecimal(raw.trim());
+  return v !== null && v.length <= 40 ? v : null;
 }
 
 /** Said in the ingest output when a file cannot give the amortised view (docs/decisions-billing.md, "Billed / Amortised"). */
