@@ -63,3 +63,9 @@ t.test("the issue's sentence", async (t) => {
   );
   t.same(out.lead, { dimension: 'sku', name: 'N1 Predefined Instance Core running in Americas', share: 87 });
 });
+
+t.test('an anomaly without contributors says why it has none', async (t) => {
+  const base: StoredExplanation = { anomaly_id: '1', currency: 'EUR', mean_cost: 10, to_date_cost: 30, rise: 20, delta_from_mean_cost_perc: 200, explained: false, min_perc: 20, min_value: 10, contributors: [] };
+  t.match(explain(base, { date: '2026-10-30', windowDays: 28, events: [] }).sentence, /; its drivers were not worked out: it was below the customer's thresholds when detected\.$/);
+  t.match(explain({ ...base, explained: true }, { date: '2026-10-30', windowDays: 28, events: [] }).sentence, /; no billing line of that project and service explains the rise\.$/);
+});

@@ -185,6 +185,8 @@ export function explain(e: StoredExplanation, ctx: SentenceContext): Explanation
     driver += ` (${kind.text})`;
     if (leader === sku && resource?.value && s(resource) >= 50) driver += `, mostly on resource ${resource.value}`;
     parts.push(driver);
+  } else if (!e.explained) {
+    parts.push("its drivers were not worked out: it was below the customer's thresholds when detected");
   } else {
     parts.push('no billing line of that project and service explains the rise');
   }
