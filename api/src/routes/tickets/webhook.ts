@@ -1,24 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { recordWebhookDelivery } from '@cc/shared/db/tickets/sync.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import { WebhookAnswer } from '@cc/shared/schemas/tickets.ts';
 import { errors } from '../../errors.ts';
 import { enqueueSync } from '../../tickets/context.ts';
+import { webhookSignatureValid } from '../../tickets/webhook-signature.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     rawBody?: Buffer;
   }
-}
-
-/** X-Hub-Signature: sha256=<hex HMAC-SHA256 of the raw body with the webhook secret> (Jira Cloud webhooks with a secret). */
-export function webhookSignatureValid(secret: string, raw: Buffer, header: string | undefined): boolean {
-  const m = /^sha256=([0-9a-f]{64})$/i.exec(header ?? '');
-  if (!secret || !m) return false;
-  const want = createHmac('sha256', secret).update(raw).digest();
-  return timingSafeEqual(want, Buffer.from(m[1], 'hex'));
 }
 
 const ISSUE_KEY = /^[A-Z][A-Z0-9_]*-\d+$/;
