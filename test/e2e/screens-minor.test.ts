@@ -1,8 +1,9 @@
 /**
  * Smaller things a user meets: a pending automatic license order warns when another order for its SKU was approved,
  * and Reject asks first; license screens write every time one way (the spec's YYYY/MM/DD HH:mm) with its zone; a
- * customer gets no project checkboxes that do nothing; User Management says who is unverified or invited.
- * Screenshots: test-results/screenshots/minor-*.png.
+ * customer gets no project checkboxes that do nothing; User Management says who is unverified or invited; a list's
+ * long title on a phone wraps beside its actions instead of lying under them. Screenshots:
+ * test-results/screenshots/minor-*.png.
  */
 import t from 'tap';
 import { SCREENSHOT_DIR, signIn, startProduct } from './harness.ts';
@@ -98,5 +99,28 @@ t.test('smaller screen fixes', async (t) => {
     await bob.getByText('Initech has no project templates yet').waitFor();
     t.equal(await bob.getByRole('main').getByRole('combobox').count(), 0, 'no empty required selects');
     await bob.screenshot({ path: `${SCREENSHOT_DIR}/minor-no-templates.png`, fullPage: true });
+  });
+
+  await t.test('a long list title on a phone: the actions never lie over it', async (t) => {
+    const phone = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+    t.teardown(() => phone.context().close());
+    await signIn(phone, base, 'alice@acme.example');
+    await phone.getByRole('button', { name: 'Menu' }).waitFor();
+    // Anomaly Detection's title names the day and the billing account: the longest list title
+    await phone.goto(`${base}/anomalydetection`);
+    const title = phone.getByRole('heading', { level: 2, name: /Billing account/ });
+    await title.waitFor();
+    const filter = phone.getByRole('textbox', { name: /Filter/ }).first();
+    await filter.waitFor();
+    await phone.screenshot({ path: `${SCREENSHOT_DIR}/minor-list-title-phone.png` });
+    // the title's text (its line boxes, not its grid cell) against the Filter box
+    const words = await title.evaluate((h) => {
+      const range = document.createRange();
+      range.selectNodeContents(h);
+      return [...range.getClientRects()].map((r) => ({ left: r.left, right: r.right, top: r.top, bottom: r.bottom }));
+    });
+    const box = (await filter.boundingBox())!;
+    const under = words.filter((r) => r.right > box.x + 0.5 && r.left < box.x + box.width - 0.5 && r.bottom > box.y + 0.5 && r.top < box.y + box.height - 0.5);
+    t.equal(under.length, 0, `no line of the title under the Filter (${words.length} lines, the Filter from x ${Math.round(box.x)})`);
   });
 });
