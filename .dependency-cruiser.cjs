@@ -106,6 +106,21 @@ module.exports = {
       to: { path: '^shared/src/adapters/[^/]+/', pathNot: '/from-config[.]ts$' },
     },
     {
+      name: 'no-loose-adapter-files',
+      comment:
+        'Every adapter lives in its system\'s folder, shared/src/adapters/<system>/ (local, real, from-config, and what its providers share): a file loose in shared/src/adapters/ belongs to no system, so nothing may import it and it may import nothing.',
+      severity: 'error',
+      from: {},
+      to: { path: '^shared/src/adapters/[^/]+$' },
+    },
+    {
+      name: 'no-loose-adapter-files-importing',
+      comment: 'See no-loose-adapter-files: a file directly in shared/src/adapters/ goes into its system\'s folder.',
+      severity: 'error',
+      from: { path: '^shared/src/adapters/[^/]+$' },
+      to: {},
+    },
+    {
       name: 'adapter-reaches-other-adapters-through-from-config',
       comment: 'One adapter uses another system the way the rest of the code does: through that system\'s from-config.ts.',
       severity: 'error',
