@@ -45,6 +45,7 @@ import inventoryRoutes from './routes/inventory/index.ts';
 import licenseRoutes from './routes/licenses/index.ts';
 import playbookRoutes from './routes/playbook/index.ts';
 import operationsRoutes from './routes/operations/index.ts';
+import { operationsInboxPlugin } from './operations/inbox.ts';
 
 /**
  * Fastify's two info lines per request (and one per unknown route) bury start-up messages, warnings and errors
@@ -106,6 +107,7 @@ export async function buildApp(given: Config, opts: { logger?: boolean; logStrea
   await app.register(swaggerPlugin);
   await app.register(metricsPlugin);
   await app.register(bullBoardPlugin);
+  await app.register(operationsInboxPlugin);
   // routes
   await app.register(healthRoutes);
   await app.register(authRoutes);

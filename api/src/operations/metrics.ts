@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Gauge, type Registry } from 'prom-client';
 import { countByKind } from '@cc/shared/db/operations.ts';
-import { readInbox } from './inbox.ts';
 
 /**
  * `cc_operations_inbox_items{kind}`: the operations inbox's open items per kind, read at scrape time, so operators
@@ -15,7 +14,7 @@ export function operationsGauge(app: FastifyInstance, registry: Registry): void 
     labelNames: ['kind'],
     registers: [registry],
     async collect() {
-      const counts = countByKind(await readInbox(app, null));
+      const counts = countByKind(await app.operationsInbox.read(null));
       for (const [kind, n] of Object.entries(counts)) this.set({ kind }, n);
     },
   });

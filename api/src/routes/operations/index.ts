@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { findAnomaliesSeenAt, markAnomaliesSeen } from '@cc/shared/db/operations.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import { AnomaliesSeenAnswer, InboxAnswer, InboxQuery } from '@cc/shared/schemas/operations.ts';
-import { pageOf, readInbox } from '../../operations/inbox.ts';
+import { pageOf } from '../../operations/inbox.ts';
 import { operationsGauge } from '../../operations/metrics.ts';
 import spend from './spend.ts';
 
@@ -27,7 +27,7 @@ const operations: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       const seenAt = await findAnomaliesSeenAt(app.pg, req.auth!.email);
-      const page = pageOf(await readInbox(app, seenAt), req.query);
+      const page = pageOf(await app.operationsInbox.read(seenAt), req.query);
       return { ...page, anomalies_seen_at: seenAt };
     },
   );

@@ -1,8 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import { SpendAnswer } from '@cc/shared/schemas/operations.ts';
-import { billingToday } from '@cc/shared/time.ts';
-import { spendOverview } from '../../operations/spend.ts';
 
 /** One row per customer: its own dashboard's figures and the provider-currency column (admins only, every customer). */
 const spend: FastifyPluginAsyncTypebox = async (app) => {
@@ -16,7 +14,7 @@ const spend: FastifyPluginAsyncTypebox = async (app) => {
         response: withErrors({ 200: SpendAnswer }),
       },
     },
-    async () => spendOverview(app.pg, billingToday(), app.config.PROVIDER_CURRENCY),
+    async () => app.operationsInbox.spend(),
   );
 };
 
