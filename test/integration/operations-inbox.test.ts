@@ -4,6 +4,8 @@
  * Admins only: a customer and a viewer are refused.
  */
 import t from 'tap';
+import { UnrecoverableError, Worker } from 'bullmq';
+import { REDIS_URL } from '../db.ts';
 import { build, login, bearer } from '../helper.ts';
 import type { InboxAnswer } from '@cc/shared/schemas/operations.ts';
 import { billingToday } from '@cc/shared/time.ts';
@@ -153,4 +155,34 @@ t.test('stale billing data and failed syncs name their source', async (t) => {
   app.operationsInbox.invalidate();
   const fresh = (await app.inject({ method: 'GET', url: '/v1/operations/inbox?for_customer=globex&kind=billing_data_stale', headers: bearer(admin) })).json() as InboxAnswer;
   t.same(fresh.items, [], 'two days old is not stale');
+});
+
+t.test('failed provisioning, failed license orders and a license sync that failed since the last sync', async (t) => {
+  const app = await build(t);
+  const [alice, admin] = await Promise.all(['alice@acme.example', 'admin@commandcenter.local'].map((u) => login(app, u)));
+  const created = await app.inject({ method: 'POST', url: '/v1/asset-inventory/project/create', headers: bearer(alice), payload: PROJECT });
+  const id = created.json().id as string;
+  await app.pg.query(`UPDATE project_request SET state = 'Failed', failed_step = 'link_billing', error = 'no billing account' WHERE id = $1`, [id]);
+  await app.inject({ method: 'PUT', url: '/v1/licenses/acme.example', headers: bearer(alice), payload: { sku_id: SKU, threshold: 5, auto_order: false, new_order: 1 } });
+  const placed = await app.inject({ method: 'PUT', url: '/v1/licenses/orders/acme.example', headers: bearer(alice), payload: { sku_id: SKU, customer_id: 'acme-corp', order_amount: 2, comment: '' } });
+  await app.pg.query(`UPDATE license_order SET status = 'Failed', error = 'Google refused' WHERE order_id = $1`, [placed.json().order_id]);
+
+  // a license.sync of acme-corp that failed in the queue, after the license's last sync
+  await app.producers.enqueue('license', 'license.sync', { customer_id: 'acme-corp' });
+  const worker = new Worker('license', null, { connection: { url: REDIS_URL }, prefix: app.config.QUEUE_PREFIX });
+  const taken = (await worker.getNextJob('test-token'))!;
+  await taken.moveToFailed(new UnrecoverableError('Workspace refused'), 'test-token', false);
+  await worker.close();
+  await app.pg.query(`UPDATE license SET synced_at = now() - interval '1 hour' WHERE customer_id = 'acme-corp'`);
+  app.operationsInbox.invalidate();
+
+  const get = async () => ((await app.inject({ method: 'GET', url: '/v1/operations/inbox?for_customer=acme-corp', headers: bearer(admin) })).json() as InboxAnswer).items;
+  const items = await get();
+  t.match(items.find((i) => i.kind === 'provisioning_failed'), { what: 'Provisioning of acme-retail-webshop-dev failed at step link_billing', detail: 'no billing account', urgency: 1, project_request: { id, state: 'Failed' } });
+  t.match(items.find((i) => i.kind === 'license_order_failed'), { detail: 'Google refused', urgency: 1, license_order: { status: 'Failed' } });
+  t.match(items.find((i) => i.kind === 'sync_failing' && i.link === '/workspacelicense'), { what: 'License sync failed', detail: 'Workspace refused' });
+
+  await app.pg.query(`UPDATE license SET synced_at = now() WHERE customer_id = 'acme-corp'`);
+  app.operationsInbox.invalidate();
+  t.notOk((await get()).some((i) => i.kind === 'sync_failing'), 'a later successful sync resolves it');
 });
