@@ -94,7 +94,7 @@ export async function areasBench(ctx: BenchContext): Promise<void> {
       // A browser asks with Accept-Encoding: the graph is kept gzipped too (api/src/inventory/graph-cache.ts).
       [`inventory graph, gzip (${fmt(graphNodes)} assets)`, '/v1/asset-inventory/globex/visualize/', { 'accept-encoding': 'gzip' }],
       [`license list (${fmt(licenses)} licenses)`, '/v1/licenses/acme.example'],
-      [`provisioning list (${fmt(projects)} requests)`, '/v1/projectprovisioning/acme-corp/'],
+      [`provisioning list, first page (of ${fmt(projects)})`, '/v1/projectprovisioning/acme-corp/?offset=0&limit=100'],
       ['license orders history', '/v1/licenses/orders/history/acme-corp'],
       ['license history with orders', '/v1/licenses/history/acme.example/true'],
       ['ticket list, first page', '/v1/jira/msp_tickets/acme-corp/list?offset=0&limit=50'],

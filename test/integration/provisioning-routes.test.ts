@@ -191,3 +191,26 @@ t.test('every new route refuses a caller of another customer', async (t) => {
   const list = await app.inject({ method: 'GET', url: `/v1/projectprovisioning/${ACME}/`, headers: bearer(alice) });
   t.same(list.json().map((r: { id: string; state: string }) => [r.id, r.state]), [[id, 'Pending approval']], 'nothing moved');
 });
+
+t.test('the list is paged on the server by project name, the count of all in X-Total-Count', async (t) => {
+  const { app, alice } = await setup(t);
+  await app.env.pool.query(
+    `INSERT INTO project_request (customer_id, requester, bu, product, env, owner_value, template_name, folder_name, folder_number,
+                                  project_type, project_template, project_name, state)
+     SELECT $1, 'alice@acme.example', 'retail', 'webshop', 'dev', 'alice', 'Standard analytics project', 'analytics', '123',
+            'analytics', $2, 'paged-' || lpad(i::text, 3, '0'), 'Pending approval'
+       FROM generate_series(1, 130) AS i`,
+    [ACME, JSON.stringify(TEMPLATE.project_template)],
+  );
+  const list = (query: Record<string, string>) => app.inject({ method: 'GET', url: `/v1/projectprovisioning/${ACME}/`, headers: bearer(alice), query });
+  const first = await list({});
+  t.equal(first.statusCode, 200, first.body);
+  t.equal(first.headers['x-total-count'], '130');
+  const names = (res: Awaited<ReturnType<typeof list>>) => res.json().map((r: { project_name: string }) => r.project_name);
+  t.same(names(first), Array.from({ length: 100 }, (_, i) => `paged-${String(i + 1).padStart(3, '0')}`), 'a first page of 100 by default');
+  const third = await list({ limit: '10', offset: '120' });
+  t.same([third.headers['x-total-count'], names(third)], ['130', Array.from({ length: 10 }, (_, i) => `paged-${121 + i}`)]);
+  t.same((await list({ offset: '130' })).json(), [], 'beyond the end: no rows');
+  t.same([(await list({ limit: '0' })).statusCode, (await list({ limit: '501' })).statusCode, (await list({ offset: '-1' })).statusCode], [400, 400, 400]);
+  t.match((await list({ limit: 'x' })).json(), { detail: /limit/ });
+});

@@ -17,6 +17,7 @@
  *   the rule's message; an id held by a live request → 409 'A request for project '{id}' already exists' (this
  *   customer) or 'Project id '{id}' is already taken' (another). The body's folder and template are ignored: the
  *   template is the customer's of that name.
+ * - List: one page by project name (`limit`, default 100, up to 500; `offset`); X-Total-Count holds the count of all.
  * - Check: the same checks without saving; `problem` is the message create would answer, or null.
  * - Approve / reject / retry take the selected ids; ids that are not pending (reject: pending or Failed; retry:
  *   Failed), unknown or of another customer are refused with their state (null when unknown) and never moved.
@@ -24,8 +25,11 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { PROJECT_STATES, PROVISIONING_STEPS } from '../provisioning/rules.ts';
 import { ProjectTemplate } from './admin.ts';
+import { Limit, Offset } from './common.ts';
 
 export const ProvisioningParams = Type.Object({ customer: Type.String({ minLength: 1 }) });
+/** One page of the project list; the count of all rides in X-Total-Count. */
+export const ProjectListQuery = Type.Object({ limit: Type.Optional(Limit(500, 100)), offset: Type.Optional(Offset()) });
 
 const Choice = Type.Optional(Type.String({ maxLength: 200 }));
 const NewProjectFields = { bu: Choice, product: Choice, env: Choice, owner_value: Choice, template_name: Choice };

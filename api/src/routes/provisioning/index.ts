@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { createProjectRequest, findProvisioningChoices, listProjectRequests, projectNameHolder, ProjectNameTaken } from '@cc/shared/db/provisioning.ts';
+import { countProjectRequests, createProjectRequest, findProvisioningChoices, listProjectRequests, projectNameHolder, ProjectNameTaken } from '@cc/shared/db/provisioning.ts';
 import { InputError } from '@cc/shared/input-error.ts';
 import { checkNewProject, generateProjectId, type NewProjectInput, type ProjectTemplate } from '@cc/shared/provisioning/rules.ts';
 import { ErrorBody, withErrors } from '@cc/shared/schemas/common.ts';
@@ -8,6 +8,7 @@ import {
   ProjectCheck,
   ProjectCheckQuery,
   ProjectCreateBody,
+  ProjectListQuery,
   ProjectRecord,
   ProjectRecordList,
   ProvisioningChoices,
@@ -60,9 +61,22 @@ const provisioning: FastifyPluginAsyncTypebox = async (app) => {
     '/v1/projectprovisioning/:customer/',
     {
       config: { permission: 'projectprovisioning_create', tenant: { params: 'customer' } },
-      schema: { tags, summary: 'The customer’s project requests, by project name', params: ProvisioningParams, response: withErrors({ 200: ProjectRecordList }) },
+      schema: {
+        tags,
+        summary: 'The customer’s project requests, by project name (one page: limit/offset; X-Total-Count holds the count of all)',
+        params: ProvisioningParams,
+        querystring: ProjectListQuery,
+        response: withErrors({ 200: ProjectRecordList }),
+      },
     },
-    async (req) => (await listProjectRequests(app.pg, req.customer.customer_id)).map(toRecord),
+    async (req, reply) => {
+      const id = req.customer.customer_id;
+      const page = { offset: req.query.offset ?? 0, limit: req.query.limit ?? 100 };
+      const [rows, total] = await Promise.all([listProjectRequests(app.pg, id, page), countProjectRequests(app.pg, id)]);
+      // the body stays the list it was; the screen pages on the server with the count from the header
+      void reply.header('x-total-count', String(total));
+      return rows.map(toRecord);
+    },
   );
 
   app.get(

@@ -10,14 +10,25 @@ import type {
 } from '@cc/shared/schemas/provisioning.ts';
 import { api } from '../../app/api.ts';
 
+/** A page of the customer's project requests and how many there are in all. */
+export interface ProjectPage {
+  projects: ProjectRecord[];
+  total: number;
+}
+
 const base = (customer: string) => `/v1/projectprovisioning/${encodeURIComponent(customer)}/`;
 
 /** Project provisioning (spec 000 §7; routes in shared/src/schemas/provisioning.ts). */
 export const provisioningApi = api.injectEndpoints({
   endpoints: (build) => ({
-    getProjectRequests: build.query<ProjectRecord[], string>({
-      query: (customer) => base(customer),
-      providesTags: (_r, _e, customer) => [{ type: 'ProjectRequest', id: `LIST/${customer}` }],
+    /** One page by project name; the count of all comes in X-Total-Count. */
+    getProjectRequests: build.query<ProjectPage, { customer: string; page: number; pageSize: number }>({
+      query: ({ customer, page, pageSize }) => ({ url: base(customer), params: { limit: pageSize, offset: page * pageSize } }),
+      transformResponse: (projects: ProjectRecord[], meta: { response?: Response } | undefined) => {
+        const total = Number(meta?.response?.headers.get('x-total-count'));
+        return { projects, total: Number.isFinite(total) && total >= projects.length ? total : projects.length };
+      },
+      providesTags: (_r, _e, { customer }) => [{ type: 'ProjectRequest', id: `LIST/${customer}` }],
     }),
     getProvisioningChoices: build.query<ProvisioningChoices, string>({
       query: (customer) => `${base(customer)}choices`,
