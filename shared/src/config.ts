@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
 import { MIN_KEY_LENGTH } from './secret-box.ts';
+import { parseHostList, parseRedisTarget } from './redis.ts';
 
 export class ConfigError extends Error {}
 
@@ -43,6 +44,26 @@ const url =
     }
     return raw.replace(/\/$/, '');
   };
+/** REDIS_URL: one server (redis:, rediss:), a Sentinel group (redis+sentinel:) or a Cluster (redis+cluster:). */
+const redisUrl: Parser<string> = (raw, name) => {
+  if (!raw.startsWith('redis+')) return url('redis:', 'rediss:')(raw, name);
+  try {
+    parseRedisTarget(raw);
+  } catch (err) {
+    throw new ConfigError(`${name} ${(err as Error).message}, got '${raw}'`);
+  }
+  return raw;
+};
+/** A comma-separated host:port list that may stay empty. */
+const hostList: Parser<string> = (raw, name) => {
+  if (raw === '') return '';
+  try {
+    parseHostList(raw);
+  } catch (err) {
+    throw new ConfigError(`${name}: ${(err as Error).message}`);
+  }
+  return raw;
+};
 /** 'P1=1h,P2=4h,P3=24h,P4=48h': hours per ticket priority, every priority named once; minutes out. */
 const firstResponseTargets: Parser<Record<'P1' | 'P2' | 'P3' | 'P4', number>> = (raw, name) => {
   const out: Record<string, number> = {};
@@ -79,7 +100,12 @@ export const SETTINGS = {
   PORT: setting(int(0, 65535), '8080', 'port the api (and the built web app) listens on'),
   PUBLIC_URL: setting(url('http:', 'https:'), 'http://localhost:8080', 'address users reach the product at (links in e-mails, OIDC redirect)'),
   DATABASE_URL: setting(url('postgres:', 'postgresql:'), 'postgres://postgres@127.0.0.1:5432/commandcenter', 'PostgreSQL connection'),
-  REDIS_URL: setting(url('redis:', 'rediss:'), 'redis://127.0.0.1:6379', 'Redis connection (queues and caches only)'),
+  DATABASE_READ_URL: setting(optionalUrl('postgres:', 'postgresql:'), '', 'PostgreSQL read replica (streaming standby) the billing charts and exports read from once it has replayed every write acknowledged before the request; empty: everything on DATABASE_URL (docs/scaling.md)'),
+  DATABASE_READ_WAIT_MS: setting(int(0, 60000), '250', 'how long a read waits for the replica to replay a write it must show before it is answered by the primary instead'),
+  REDIS_URL: setting(redisUrl, 'redis://127.0.0.1:6379', 'Redis connection (queues and caches only): redis:// one server, redis+sentinel://host:port,host:port/<master name> a Sentinel group, redis+cluster://host:port,host:port a Cluster (docs/scaling.md)'),
+  REDIS_SENTINELS: setting(hostList, '', 'Sentinel group as host:port,host:port (with REDIS_SENTINEL_NAME); replaces REDIS_URL’s host'),
+  REDIS_SENTINEL_NAME: setting(str, '', 'name of the Sentinel-monitored primary (REDIS_SENTINELS)'),
+  REDIS_CLUSTER_NODES: setting(hostList, '', 'Redis Cluster seed nodes as host:port,host:port; replaces REDIS_URL, and QUEUE_PREFIX gets hash tags (one per queue)'),
   QUEUE_PREFIX: setting(str, 'cc', 'BullMQ key prefix; tests use a unique one per run'),
   WORKER_QUEUES: setting(list, '', 'comma-separated queues this worker takes; empty = all'),
   WORKER_METRICS_PORT: setting(int(0, 65535), '9464', 'port of the worker’s Prometheus /metrics'),
@@ -205,6 +231,7 @@ export function loadConfig(env: Record<string, string | undefined> = readEnviron
     out[name] = s.parse(raw === undefined || raw === '' ? s.default : raw, name);
   }
   const config = { ...(out as Config), ...overrides };
+  checkRedisShape(config);
   checkIdentity(config);
   if (config.TICKETS === 'jira') {
     for (const name of ['JIRA_SITE', 'JIRA_EMAIL', 'JIRA_API_TOKEN'] as const) {
@@ -220,6 +247,33 @@ export function loadConfig(env: Record<string, string | undefined> = readEnviron
   }
   if (config.PLAYBOOK === 'real' && !config.GOOGLE_WORKSPACE_KEY_FILE) throw new ConfigError('GOOGLE_WORKSPACE_KEY_FILE is required when PLAYBOOK=real');
   return config;
+}
+
+/**
+ * REDIS_SENTINELS / REDIS_CLUSTER_NODES folded into REDIS_URL, the one address every connection is made from
+ * (shared/src/redis.ts reads its shape). On a Cluster the prefix becomes a hash tag (`cc` → `{cc}`): our caches'
+ * scripts and multi-key reads stay in one slot, and each BullMQ queue gets a tag of its own (`queuePrefix`).
+ */
+function checkRedisShape(config: Config): void {
+  if (config.REDIS_SENTINELS && config.REDIS_CLUSTER_NODES) throw new ConfigError('REDIS_SENTINELS and REDIS_CLUSTER_NODES cannot both be set');
+  if (config.REDIS_SENTINELS) {
+    if (!config.REDIS_SENTINEL_NAME) throw new ConfigError('REDIS_SENTINEL_NAME is required with REDIS_SENTINELS');
+    // The password and database of REDIS_URL still apply (redis://:secret@host/2).
+    const single = new URL(config.REDIS_URL.startsWith('redis+') ? 'redis://localhost' : config.REDIS_URL);
+    const auth = single.password ? `:${single.password}@` : '';
+    const db = single.pathname.replace(/^\//, '');
+    config.REDIS_URL = `redis+sentinel://${auth}${config.REDIS_SENTINELS}/${encodeURIComponent(config.REDIS_SENTINEL_NAME)}${db ? `/${db}` : ''}`;
+  } else if (config.REDIS_SENTINEL_NAME) {
+    throw new ConfigError('REDIS_SENTINELS is required with REDIS_SENTINEL_NAME');
+  }
+  if (config.REDIS_CLUSTER_NODES) {
+    const single = new URL(config.REDIS_URL.startsWith('redis+') ? 'redis://localhost' : config.REDIS_URL);
+    config.REDIS_URL = `redis+cluster://${single.password ? `:${single.password}@` : ''}${config.REDIS_CLUSTER_NODES}`;
+  }
+  if (parseRedisTarget(config.REDIS_URL).shape === 'cluster' && !/^\{[^{}]+\}$/.test(config.QUEUE_PREFIX)) {
+    if (/[{}]/.test(config.QUEUE_PREFIX)) throw new ConfigError(`QUEUE_PREFIX must be a plain name or one hash tag ({name}) on a Redis Cluster, got '${config.QUEUE_PREFIX}'`);
+    config.QUEUE_PREFIX = `{${config.QUEUE_PREFIX}}`;
+  }
 }
 
 /**

@@ -3,9 +3,8 @@
  * workers (follow-up jobs) and the seed scripts all enqueue through it.
  */
 import { Queue, type JobsOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { QUEUES, QUEUE_NAMES, jobOptions, type JobOf, type QueueName } from './queues.ts';
-import { redisConnection } from './redis.ts';
+import { queuePrefix, redisConnection, type RedisClient } from './redis.ts';
 
 /**
  * Adds one job; the registry fixes its id (the same command never runs as two jobs). Resolves to the job id.
@@ -24,7 +23,7 @@ export interface Producer {
   /** One BullMQ Queue per registry entry (bull-board and the queue metrics read them). */
   queues: Record<QueueName, Queue>;
   /** The fail-fast connection the queues share; other short Redis commands may use it too. */
-  redis: Redis;
+  redis: RedisClient;
   close(): Promise<void>;
 }
 
@@ -43,7 +42,7 @@ export function jobIdFor<Q extends QueueName>(queue: Q, data: JobOf<Q>['data'], 
 export function createProducer(redisUrl: string, prefix: string, onError: (err: Error) => void): Producer {
   const redis = redisConnection(redisUrl, 'producer');
   redis.on('error', onError);
-  const queues = Object.fromEntries(QUEUE_NAMES.map((name) => [name, new Queue(name, { connection: redis, prefix })])) as Record<QueueName, Queue>;
+  const queues = Object.fromEntries(QUEUE_NAMES.map((name) => [name, new Queue(name, { connection: redis, prefix: queuePrefix(prefix, name) })])) as Record<QueueName, Queue>;
   return {
     queues,
     redis,

@@ -5,6 +5,7 @@
 import t from 'tap';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
+import type { Redis } from 'ioredis';
 import { createProducer } from '@cc/shared/producer.ts';
 import { redisConnection, redisOutage } from '@cc/shared/redis.ts';
 import { testEnv } from '../helper.ts';
@@ -52,7 +53,8 @@ t.test('in one process, every connection (producer and its queues, workers, bloc
   const producer = createProducer(redis.url, 'outage-test', () => undefined);
   t.teardown(() => producer.close());
   const worker = redisConnection(redis.url, 'worker');
-  const blocking = worker.duplicate();
+  // one server here: its duplicate is a Redis connection (a Cluster's would take node lists)
+  const blocking = (worker as Redis).duplicate();
   t.teardown(() => (worker.disconnect(), blocking.disconnect()));
   await producer.queues.notify.getJobCounts();
   await redis.stop();

@@ -1,7 +1,7 @@
 import { DelayedError, Queue, Worker, UnrecoverableError } from 'bullmq';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { SCHEDULES, SCHEDULE_TIME_ZONE, payloadError, type Handler, type Handlers, type JobOf, type QueueName } from '@cc/shared/queues.ts';
-import { redisConnection } from '@cc/shared/redis.ts';
+import { queuePrefix, redisConnection } from '@cc/shared/redis.ts';
 import { createLogger, type Logger } from '@cc/shared/logger.ts';
 import { isInfrastructureError, isInfrastructureMessage } from '@cc/shared/unavailable.ts';
 import { DEFAULT_DEFERRAL, deferOnOutage, type DeferralSettings } from './reliability/deferral.ts';
@@ -129,7 +129,7 @@ export async function startWorkers<Q extends QueueName>(opts: WorkerHostOptions<
         await done(job.id);
         return result;
       },
-      { connection, prefix: opts.prefix, concurrency: opts.concurrency ?? 4, autorun: true, ...stalledOptions(name, opts.stalled ?? DEFAULT_STALLED) },
+      { connection, prefix: queuePrefix(opts.prefix, name), concurrency: opts.concurrency ?? 4, autorun: true, ...stalledOptions(name, opts.stalled ?? DEFAULT_STALLED) },
     );
     worker.on('error', (err) => log.error({ err }, `worker ${name} error`));
     worker.on('stalled', (jobId) => log.warn({ queue: name, jobId }, 'job stalled: its lock lapsed; taken back'));
@@ -151,7 +151,7 @@ export async function startWorkers<Q extends QueueName>(opts: WorkerHostOptions<
   if (opts.installSchedules) {
     // Installed at start; the reconciler (reliability/reconciler.ts) re-installs them periodically.
     for (const s of SCHEDULES.filter((s) => (opts.queues as readonly QueueName[]).includes(s.queue))) {
-      const queue = new Queue(s.queue, { connection, prefix: opts.prefix });
+      const queue = new Queue(s.queue, { connection, prefix: queuePrefix(opts.prefix, s.queue) });
       await queue.upsertJobScheduler(s.id, { pattern: s.pattern, tz: SCHEDULE_TIME_ZONE }, { name: s.name, data: s.data });
       await queue.close();
     }

@@ -5,6 +5,7 @@
 import type { EventEmitter } from 'node:events';
 import { QueueEvents } from 'bullmq';
 import type { Producer } from '@cc/shared/producer.ts';
+import { createRedis, queuePrefix } from '@cc/shared/redis.ts';
 import { jobOptions } from '@cc/shared/queues.ts';
 import type { MonitoringCommand } from '@cc/shared/commands/monitoring.ts';
 import type { MonitoringRun } from '@cc/shared/schemas/monitoring.ts';
@@ -33,9 +34,13 @@ export function monitoringJobs(producer: Producer, opts: { redisUrl: string; pre
   const waitMs = opts.waitMs ?? MONITORING_WAIT_MS;
   // One listener per api process, opened at the first click: most api processes never run a monitoring job.
   let events: Promise<QueueEvents> | null = null;
+  // Made here (not from a URL by BullMQ) so a Sentinel group or a Cluster works too; closed with the listener.
+  const connection = () => createRedis(opts.redisUrl, { maxRetriesPerRequest: null });
+  let opened: ReturnType<typeof connection> | null = null;
   const listening = () =>
     (events ??= (async () => {
-      const e = new QueueEvents('monitoring', { connection: { url: opts.redisUrl }, prefix: opts.prefix });
+      opened = connection();
+      const e = new QueueEvents('monitoring', { connection: opened, prefix: queuePrefix(opts.prefix, 'monitoring') });
       await e.waitUntilReady();
       return e;
     })());
@@ -89,6 +94,7 @@ export function monitoringJobs(producer: Producer, opts: { redisUrl: string; pre
     },
     async close() {
       if (events) await (await events).close();
+      opened?.disconnect();
     },
   };
 }

@@ -7,7 +7,7 @@
  * with no parse and re-serialisation. Redis trouble never fails a request: the answer is computed and served uncached.
  */
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis.ts';
 import type { AccessCheck } from '../access-check.ts';
 
 /** Cached answers live this long at most (a new day changes "yesterday", but the key also carries today's date). */
@@ -56,7 +56,7 @@ export interface WarnLog {
 }
 
 /** Producer connections refuse commands until connected (no offline queue): wait briefly for a fresh one. */
-async function whenReady(redis: Redis, ms = 3000): Promise<void> {
+async function whenReady(redis: RedisClient, ms = 3000): Promise<void> {
   if (redis.status === 'ready') return;
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('redis not reachable')), ms);
@@ -97,7 +97,7 @@ type RawFound = [Buffer, Buffer | null, (Buffer | null)?, number?];
  * EVALSHA (the script's 40-character digest instead of its text on every hit), EVAL once Redis has not seen it. The
  * reply is read as bytes: a hit is sent as Redis holds it, not decoded into a string and encoded again.
  */
-async function lookup(redis: Redis, keys: string[], args: string[]): Promise<Found> {
+async function lookup(redis: RedisClient, keys: string[], args: string[]): Promise<Found> {
   // ioredis makes a `…Buffer` twin of every command at run time; its types declare only some of them
   const bytes = redis as unknown as Record<'evalshaBuffer' | 'evalBuffer', (script: string, numkeys: number, ...rest: string[]) => Promise<RawFound>>;
   let raw: RawFound;
@@ -112,7 +112,7 @@ async function lookup(redis: Redis, keys: string[], args: string[]): Promise<Fou
   return found;
 }
 
-export function chartCache(redis: Redis, prefix: string, log: WarnLog, dataVersion?: (billingAccountId: string) => Promise<string>): ChartCache {
+export function chartCache(redis: RedisClient, prefix: string, log: WarnLog, dataVersion?: (billingAccountId: string) => Promise<string>): ChartCache {
   return {
     async cachedJson(target, settings, compute, access) {
       let key: string | null = null;

@@ -1,7 +1,6 @@
 import fp from 'fastify-plugin';
 import { randomInt } from 'node:crypto';
-import { Redis } from 'ioredis';
-import { watchRedis } from '@cc/shared/redis.ts';
+import { createRedis, watchRedis, type RedisClient } from '@cc/shared/redis.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { AccessCheck } from '@cc/shared/access-check.ts';
 import { listenForSignals, readAccessVersion } from '@cc/shared/db/access.ts';
@@ -37,7 +36,7 @@ export interface AccessCache {
    * requests in flight leave in one write per event-loop turn instead of one system call each. Fails fast like the
    * producer's (no offline queue): Redis trouble falls back to the database, never hangs a request.
    */
-  redis: Redis;
+  redis: RedisClient;
   /**
    * On a route marked `accessInLookup`: the request is admitted against the last epoch this process saw, without
    * its own MGET, and is *deferred* until its handler's one Redis round trip (the chart lookup) reads the epoch and
@@ -100,7 +99,7 @@ function accessCache(app: FastifyInstance): { cache: AccessCache; close: () => P
   const prefix = app.config.QUEUE_PREFIX;
   const epochKey = `${prefix}:access:epoch`;
   const seenKey = `${prefix}:access:published`;
-  const hot = new Redis(app.config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false, enableAutoPipelining: true });
+  const hot = createRedis(app.config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false, enableAutoPipelining: true });
   // Connection failures are logged once per outage (shared/src/redis.ts); other errors here.
   watchRedis(hot, 'access cache').on('error', (err: unknown) => app.log.warn({ err }, 'hot-path redis error'));
   const redis = () => hot;
@@ -222,7 +221,7 @@ function accessCache(app: FastifyInstance): { cache: AccessCache; close: () => P
 }
 
 /** Waits (briefly) for the hot connection at start-up, so the first requests need not fall back to the database. */
-function whenReady(redis: Redis, ms = 3000): Promise<void> {
+function whenReady(redis: RedisClient, ms = 3000): Promise<void> {
   if (redis.status === 'ready') return Promise.resolve();
   return new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, ms);

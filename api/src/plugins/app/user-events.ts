@@ -1,7 +1,6 @@
 import fp from 'fastify-plugin';
 import { EventEmitter } from 'node:events';
-import { Redis } from 'ioredis';
-import { watchRedis } from '@cc/shared/redis.ts';
+import { createRedis, watchRedis, type RedisClient } from '@cc/shared/redis.ts';
 import type { UsersChangedEvent } from '@cc/shared/schemas/admin.ts';
 
 /**
@@ -30,11 +29,11 @@ export default fp(
     const hub = new EventEmitter();
     hub.setMaxListeners(0);
     // One Redis subscriber per process, opened with the first listener, fans out to all of them.
-    let subscriber: Redis | null = null;
+    let subscriber: RedisClient | null = null;
 
     async function open(): Promise<void> {
       if (subscriber) return;
-      subscriber = new Redis(app.config.REDIS_URL, { maxRetriesPerRequest: null });
+      subscriber = createRedis(app.config.REDIS_URL, { maxRetriesPerRequest: null });
       // Connection failures are logged once per outage (shared/src/redis.ts); other errors here.
       watchRedis(subscriber, 'users-changed subscriber').on('error', (err) => app.log.warn({ err }, 'users-changed subscriber error'));
       subscriber.on('message', (_channel: string, message: string) => hub.emit('users', message));

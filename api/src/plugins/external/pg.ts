@@ -1,9 +1,11 @@
 import fp from 'fastify-plugin';
-import { createPool, type Pool } from '@cc/shared/db/pool.ts';
+import { createPool, readPools, type Pool, type ReadPools } from '@cc/shared/db/pool.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     pg: Pool;
+    /** The read-only routes' database: the replica of DATABASE_READ_URL when fresh enough, else `pg` (pool.ts). */
+    pgRead: ReadPools;
   }
 }
 
@@ -16,7 +18,15 @@ export default fp(
       connectionCheckMs: app.config.DB_CONNECTION_CHECK_MS,
     });
     app.decorate('pg', pool);
-    app.addHook('onClose', async () => pool.end());
+    const read = readPools(pool, app.config.DATABASE_READ_URL, {
+      waitMs: app.config.DATABASE_READ_WAIT_MS,
+      limits: { statementTimeoutMs: app.config.DB_STATEMENT_TIMEOUT_MS, connectionCheckMs: app.config.DB_CONNECTION_CHECK_MS },
+    });
+    app.decorate('pgRead', read);
+    app.addHook('onClose', async () => {
+      await read.close();
+      await pool.end();
+    });
   },
   { name: 'pg', dependencies: ['config'] },
 );

@@ -48,7 +48,7 @@ const charts: FastifyPluginAsyncTypebox = async (app) => {
         const body = chartBodyOf(r.kind, (req.body ?? {}) as Record<string, unknown>);
         const settings = chartSettings(req.query, { defaultProvider: isLabelKind(r.kind) ? 'all' : 'gcp', forceProvider: viewer ? 'all' : undefined });
         const ctx = await accountContext(app, req.customer, req.auth, req.query.billing_account_id);
-        return sendJson(reply, await cachedJson(app, ctx, chartCacheSettings(ctx, settings, r.kind, body), () => chartAnswer(app.pg, ctx, settings, r.kind, body), req));
+        return sendJson(reply, await cachedJson(app, ctx, chartCacheSettings(ctx, settings, r.kind, body), () => app.pgRead.fresh((db) => chartAnswer(db, ctx, settings, r.kind, body)), req));
       },
     );
   }

@@ -28,7 +28,7 @@ const exportsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req) => {
       const settings = chartSettings(req.query, { defaultProvider: 'gcp' });
       const ctx = await accountContext(app, req.customer, req.auth, req.query.billing_account_id);
-      return serviceExport(app.pg, ctx, settings, { services: req.body.services, projects: req.body.projects });
+      return app.pgRead.fresh((db) => serviceExport(db, ctx, settings, { services: req.body.services, projects: req.body.projects }));
     },
   );
 
@@ -49,7 +49,7 @@ const exportsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const label = labelOf('project_label_details', req.body);
       const settings = chartSettings(req.query, { defaultProvider: 'all' });
       const ctx = await accountContext(app, req.customer, req.auth, req.query.billing_account_id);
-      return projectLabelExportConverted(app.pg, ctx, settings, { label, projects: req.body.projects });
+      return app.pgRead.fresh((db) => projectLabelExportConverted(db, ctx, settings, { label, projects: req.body.projects }));
     },
   );
 };
