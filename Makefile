@@ -67,8 +67,5 @@ bench: services install build ## Benchmarks under test/bench, each beside a base
 scale: services install ## Many processes on this machine: Redis Sentinel group and Cluster, a streaming PostgreSQL replica, 2 api processes and 3 workers; prints the table of docs/scaling.md (SCALE_SHAPES, SCALE_ROWS, SCALE_MAILS, SCALE_DAY_HOURS shorten it)
 	npx tsx infra/scripts/scale.ts
 
-scale: services install ## Many processes on this machine: Redis Sentinel group and Cluster, a streaming PostgreSQL replica, 2 api processes and 3 workers; prints the table of docs/scaling.md (SCALE_SHAPES, SCALE_ROWS, SCALE_MAILS, SCALE_DAY_HOURS shorten it)
-	npx tsx infra/scripts/scale.ts
-
 clean: ## Remove build output
 	rm -rf web/dist .tap
