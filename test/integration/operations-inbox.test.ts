@@ -6,6 +6,7 @@
 import t from 'tap';
 import { UnrecoverableError, Worker } from 'bullmq';
 import { REDIS_URL } from '../db.ts';
+import { loadConfig } from '@cc/shared/config.ts';
 import { build, login, bearer } from '../helper.ts';
 import type { InboxAnswer } from '@cc/shared/schemas/operations.ts';
 import { billingToday } from '@cc/shared/time.ts';
@@ -185,4 +186,24 @@ t.test('failed provisioning, failed license orders and a license sync that faile
   await app.pg.query(`UPDATE license SET synced_at = now() WHERE customer_id = 'acme-corp'`);
   app.operationsInbox.invalidate();
   t.notOk((await get()).some((i) => i.kind === 'sync_failing'), 'a later successful sync resolves it');
+});
+
+t.test('FIRST_RESPONSE_TARGETS: hours per priority, every priority once', async (t) => {
+  t.same(loadConfig({}).FIRST_RESPONSE_TARGETS, { P1: 60, P2: 240, P3: 1440, P4: 2880 }, 'the spec’s buckets by default, in minutes');
+  t.same(loadConfig({ FIRST_RESPONSE_TARGETS: 'P4=72h, P3=8h,P2=2h,P1=1h' }).FIRST_RESPONSE_TARGETS, { P1: 60, P2: 120, P3: 480, P4: 4320 });
+  for (const bad of ['P1=1h,P2=4h,P3=24h', 'P1=1h,P1=2h,P3=24h,P4=48h', 'P1=0h,P2=4h,P3=24h,P4=48h', 'P1=30m,P2=4h,P3=24h,P4=48h']) {
+    t.throws(() => loadConfig({ FIRST_RESPONSE_TARGETS: bad }), /FIRST_RESPONSE_TARGETS must/, bad);
+  }
+  t.throws(() => loadConfig({ PROVIDER_CURRENCY: 'JPY' }), /PROVIDER_CURRENCY must be one of EUR, GBP, USD, DKK/);
+});
+
+t.test('a shorter target lists a ticket sooner', async (t) => {
+  const app = await build(t, { config: { FIRST_RESPONSE_TARGETS: { P1: 60, P2: 240, P3: 1440, P4: 60 } } });
+  const admin = await login(app, 'admin@commandcenter.local');
+  await app.pg.query(
+    `INSERT INTO ticket (id, customer_id, summary, description, priority, status, created_at, created_by)
+     VALUES ('00000000-0000-4000-8000-000000000004', 'globex', 'Question', 'x', 'P4', 'Open', now() - interval '2 hours', 'alice@acme.example')`,
+  );
+  const res = (await app.inject({ method: 'GET', url: '/v1/operations/inbox?kind=ticket_first_response_overdue', headers: bearer(admin) })).json() as InboxAnswer;
+  t.same(res.items.map((i) => i.what), ['P4 ticket Question awaits a first response'], 'P4 set to 1 h: a 2-hour-old P4 ticket is listed');
 });
