@@ -94,6 +94,11 @@ t.test('inventory: empty state, tickets from a selection, the graph in 2D and 3D
     t.equal(await graph.locator('canvas').count(), 1, 'a canvas is drawn');
     const box = (await graph.boundingBox())!;
     t.same([Math.round(box.width), Math.round(box.height)], [600, 600], '600 × 600');
+    // before a click, the column beside the graph says what will fill it
+    const hint = alice.getByTestId('asset-details-hint');
+    t.match(await hint.textContent(), /^Asset DetailsClick a node to see its name, type, location and data here/, 'the details column explains itself');
+    const hintBox = (await hint.boundingBox())!;
+    t.ok(hintBox.x >= box.x + box.width, `beside the graph (x ${Math.round(hintBox.x)}), not under it`);
     await alice.waitForTimeout(3500); // the layout's 3 s animation
     await shot(alice, 'graph-2d');
 
@@ -119,6 +124,7 @@ t.test('inventory: empty state, tickets from a selection, the graph in 2D and 3D
     }
     await details.waitFor();
     t.match(await details.textContent(), `Name${org.asset_name}Typecloudresourcemanager.googleapis.com/Organization`, 'the searched node, found and clicked');
+    t.equal(await hint.count(), 0, 'the explanation gives way to the details');
     t.ok(JSON.parse((await alice.getByLabel('Asset data').textContent())!), 'its data as JSON');
     await shot(alice, 'graph-2d-details');
 

@@ -145,7 +145,18 @@ export function InventoryViewPage({ route }: PageProps) {
                 {detail.data}
               </pre>
             </section>
-          ) : null}
+          ) : (
+            // the column the details will fill, saying how: an empty half page beside the graph said nothing
+            <div className={styles.details} data-testid="asset-details-hint">
+              <Heading as="h2" className={styles.detailsTitle}>
+                Asset Details
+              </Heading>
+              <p className={styles.hint}>
+                Click a node to see its name, type, location and data here, with Show in inventory list{canTicket ? ' and Raise Ticket' : ''}. Hover a node for its
+                full name.
+              </p>
+            </div>
+          )}
         </div>
       ) : null}
     </Page>
