@@ -2,12 +2,12 @@
  * FOCUS file ingest end to end through the `cc ingest` CLI (its own process: read, parse, check, COPY, replace,
  * rollups), beside a raw COPY of the same rows into an unindexed all-text table measured in the same run, for a wide
  * CSV (every FOCUS column, Tags JSON), a narrow one (17 columns), the wide one gzipped and as Parquet (snappy); then the
- * same file through the api's drop-folder route and a worker process. Peak RSS is VmHWM in /proc/<pid>/status. BENCH_FILE_ROWS sets the rows (default
- * 5,000,000).
+ * same file through the api's drop-folder route and a worker process. Peak RSS is VmHWM in /proc/<pid>/status.
+ * BENCH_FILE_ROWS sets the rows (default 5,000,000); BENCH_FILE_CASES (default wide,narrow,gzip,parquet) which files.
  */
 import { spawn } from 'node:child_process';
 import { createReadStream } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -53,7 +53,11 @@ async function csvToParquet(csv: string, parquet: string): Promise<void> {
 
 /** COPY of the file's rows (its CSV text, decompressed for .gz) into an unindexed table of text columns. */
 async function rawCopy(ctx: BenchContext, csv: string, gzip: boolean): Promise<number> {
-  const header = (await readFile(csv, 'utf8')).slice(0, 64 * 1024).split('\n')[0].replace(/"/g, '').split(',');
+  // the first 64 KB only: a file of millions of rows does not fit in one string
+  const head = Buffer.alloc(64 * 1024);
+  const fh = await open(csv);
+  const { bytesRead } = await fh.read(head, 0, head.length, 0).finally(() => fh.close());
+  const header = head.subarray(0, bytesRead).toString('utf8').split('\n')[0].replace(/"/g, '').split(',');
   const client = await ctx.pool.connect();
   try {
     await client.query(`CREATE UNLOGGED TABLE bench_file_raw (${header.map((h) => `"${h}" text`).join(', ')})`);
@@ -143,22 +147,25 @@ export async function fileIngestBench(ctx: BenchContext): Promise<void> {
   const rows = Number(process.env.BENCH_FILE_ROWS ?? 5_000_000);
   const dir = await mkdtemp(join(tmpdir(), 'cc-bench-files-'));
   try {
+    const wanted = new Set((process.env.BENCH_FILE_CASES ?? 'wide,narrow,gzip,parquet').split(',').map((c) => c.trim()));
     const wide = join(dir, 'focus-wide.csv');
     const narrow = join(dir, 'focus-narrow.csv');
-    await writeFocusCsv(wide, rows, null);
-    await writeFocusCsv(narrow, rows, NARROW_COLUMNS);
-    await pipeline(createReadStream(wide), createGzip(), createWriteStream(`${wide}.gz`));
-    await csvToParquet(wide, join(dir, 'focus-wide.parquet'));
+    if (['wide', 'gzip', 'parquet'].some((c) => wanted.has(c))) await writeFocusCsv(wide, rows, null);
+    if (wanted.has('narrow')) await writeFocusCsv(narrow, rows, NARROW_COLUMNS);
+    if (wanted.has('gzip')) await pipeline(createReadStream(wide), createGzip(), createWriteStream(`${wide}.gz`));
+    if (wanted.has('parquet')) await csvToParquet(wide, join(dir, 'focus-wide.parquet'));
     console.log(`rows per file             ${fmt(rows)}`);
-    const cases: [string, string, string, boolean][] = [
-      ['CSV wide (44 columns)', wide, wide, false],
-      ['CSV narrow (17 columns)', narrow, narrow, false],
-      ['gzip CSV wide', `${wide}.gz`, wide, true],
-      ['Parquet wide (snappy)', join(dir, 'focus-wide.parquet'), wide, false],
-    ];
+    const cases = (
+      [
+        ['wide', 'CSV wide (44 columns)', wide, wide, false],
+        ['narrow', 'CSV narrow (17 columns)', narrow, narrow, false],
+        ['gzip', 'gzip CSV wide', `${wide}.gz`, wide, true],
+        ['parquet', 'Parquet wide (snappy)', join(dir, 'focus-wide.parquet'), wide, false],
+      ] as const
+    ).filter(([key]) => wanted.has(key));
     const api = await apiDropFolder(ctx, dir);
     try {
-      for (const [name, file, csv, gzip] of cases) {
+      for (const [, name, file, csv, gzip] of cases) {
         const raw = await rawCopy(ctx, csv, gzip);
         const cli = await cliIngest(ctx, file);
         const viaApi = await api.ingest(file.slice(dir.length + 1));
