@@ -3,7 +3,6 @@ import type { FastifyRequest } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { assetHistory, findAssetByNodeId, listInventoryAssets, listInventoryRecommendations } from '@cc/shared/db/inventory/read.ts';
 import { latestSyncRun } from '@cc/shared/db/inventory/snapshot.ts';
-import { recommendationSavings } from '@cc/shared/db/inventory/claim-work.ts';
 import { decodeNodeId } from '@cc/shared/inventory/graph.ts';
 import { viewerProjectIds } from '@cc/shared/db/viewer-projects.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';
@@ -26,6 +25,7 @@ import { nextNightlySync, recommendationItem, syncRun } from '../../inventory/pr
 import { GraphCache } from '../../inventory/graph-cache.ts';
 import { AssetTotals } from '../../inventory/asset-totals.ts';
 import { AssetPages } from '../../inventory/asset-pages.ts';
+import { RecommendationTotals } from '../../inventory/recommendation-totals.ts';
 
 const tags = ['inventory'];
 const tenant = { params: 'customer' } as const;
@@ -45,6 +45,7 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
   const graphs = new GraphCache(app.pg);
   const assetTotals = new AssetTotals(app.pg);
   const assetPages = new AssetPages(app.pg);
+  const recommendationTotals = new RecommendationTotals(app.pg);
   /**
    * A customerViewer sees the assets, graph and recommendations of the projects his filter admits (those of his
    * System Health panel; none left: 403 as on billing); null: the customer's whole estate.
@@ -80,10 +81,9 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
       const offset = q.offset ?? 0;
       const limit = q.limit ?? 100;
       const projects = await viewerProjects(req);
-      const [page, savings] = await Promise.all([
-        listInventoryRecommendations(app.pg, c.customer_id, { ...q, offset, limit, projects }),
-        recommendationSavings(app.pg, c.customer_id, projects),
-      ]);
+      const query = { ...q, offset, limit, projects };
+      const [total, savings] = await Promise.all([recommendationTotals.total(c.customer_id, query), recommendationTotals.savingsOf(c.customer_id, projects)]);
+      const page = await listInventoryRecommendations(app.pg, c.customer_id, query, Promise.resolve(total));
       return { total: page.total, offset, limit, items: page.items.map(recommendationItem), savings: { currency: c.billing_currency, ...savings } };
     },
   );

@@ -202,19 +202,36 @@ export async function listInventoryAssets(
   return { total: n, items: rows };
 }
 
-export async function listInventoryRecommendations(db: Queryable, customerId: string, q: RecommendationQuery = {}): Promise<Page<RecommendationItem>> {
-  const sort = RECOMMENDATION_SORTS.includes(q.sort ?? 'project_id') ? (q.sort ?? 'project_id') : 'project_id';
-  const dir = q.desc ? 'DESC' : 'ASC';
-  const order = `r.${sort} ${dir} NULLS LAST, r.name ${dir}`;
+/** The WHERE clause and parameters ($1–$7) of a recommendation list query: the customer first, then its filters. */
+function recommendationFilter(customerId: string, q: RecommendationQuery): { where: string; params: unknown[] } {
   const where = `r.customer_id = $1
      AND ($2::text IS NULL OR r.description ILIKE $2 OR r.name ILIKE $2 OR array_to_string(r.target_resources, ' ') ILIKE $2)
      AND ($3::text IS NULL OR r.project_id = $3) AND ($4::text IS NULL OR r.primary_impact_category = $4)
      AND ($5::text IS NULL OR r.recommender_subtype = $5) AND ($6::text IS NULL OR r.state = $6)
      AND ($7::text[] IS NULL OR r.project_id = ANY($7::text[]))`;
   const filters = [customerId, q.search ? likePattern(q.search) : null, q.project_id ?? null, q.primary_impact_category ?? null, q.recommender_subtype ?? null, q.state ?? null];
-  const params = [...filters, q.projects ?? null];
-  const [{ rows: total }, { rows }] = await Promise.all([
-    db.query<{ n: number }>(`SELECT count(*)::int AS n FROM inventory_recommendation r WHERE ${where}`, params),
+  return { where, params: [...filters, q.projects ?? null] };
+}
+
+/** What identifies a recommendation query's total: its filters (not its order or page). */
+export const recommendationFilterKey = (q: RecommendationQuery): string =>
+  JSON.stringify([q.search ?? null, q.project_id ?? null, q.primary_impact_category ?? null, q.recommender_subtype ?? null, q.state ?? null, q.projects ? [...q.projects].sort() : null]);
+
+/** How many of the customer's recommendations match the filters of `q`. */
+export async function countInventoryRecommendations(db: Queryable, customerId: string, q: RecommendationQuery = {}): Promise<number> {
+  const { where, params } = recommendationFilter(customerId, q);
+  const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM inventory_recommendation r WHERE ${where}`, params);
+  return rows[0]!.n;
+}
+
+/** A page of recommendations and the total matching; `total` is counted unless the caller already knows it (api/src/inventory/recommendation-totals.ts). */
+export async function listInventoryRecommendations(db: Queryable, customerId: string, q: RecommendationQuery = {}, total?: Promise<number>): Promise<Page<RecommendationItem>> {
+  const sort = RECOMMENDATION_SORTS.includes(q.sort ?? 'project_id') ? (q.sort ?? 'project_id') : 'project_id';
+  const dir = q.desc ? 'DESC' : 'ASC';
+  const order = `r.${sort} ${dir} NULLS LAST, r.name ${dir}`;
+  const { where, params } = recommendationFilter(customerId, q);
+  const [n, { rows }] = await Promise.all([
+    total ?? countInventoryRecommendations(db, customerId, q),
     db.query<RecommendationItem>(
       `SELECT r.name, r.etag, r.state, r.recommender, r.recommender_subtype, r.primary_impact_category, r.cost::text AS cost,
               r.currency, r.cost_duration, r.description, r.priority, r.target_resources, r.location, r.project_id,
@@ -225,7 +242,25 @@ export async function listInventoryRecommendations(db: Queryable, customerId: st
       [...params, clampOffset(q.offset), clampLimit(q.limit)],
     ),
   ]);
-  return { total: total[0]!.n, items: rows };
+  return { total: n, items: rows };
+}
+
+/**
+ * Which state a customer's recommendations are at: the counter every statement writing them bumps (migration 125's
+ * triggers: a sync, a state change on taking one on). One primary key probe; '0' before the first write.
+ */
+export async function recommendationVersion(db: Queryable, customerId: string): Promise<string> {
+  const { rows } = await db.query<{ version: string }>(`SELECT version::text FROM inventory_recommendation_version WHERE customer_id = $1`, [customerId]);
+  return rows[0]?.version ?? '0';
+}
+
+/** A value derived from the recommendations and the version it belongs to, read in one snapshot so the pair always agrees. */
+export async function readAtRecommendationVersion<T>(pool: Pool, customerId: string, read: (db: Queryable) => Promise<T>): Promise<{ version: string; value: T }> {
+  return withTransaction(pool, async (tx) => {
+    await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+    const version = await recommendationVersion(tx, customerId);
+    return { version, value: await read(tx) };
+  });
 }
 
 /** One asset as the node detail shows it (spec 001 §7: name, asset_type, location, data). */

@@ -1,0 +1,40 @@
+/**
+ * The recommendation list's totals and savings figure, kept per customer, filter and recommendation version. Each
+ * page counted every matching recommendation and summed every saving beside reading its own rows (17,000
+ * recommendations: ~30 ms p50 under 10 connections for the first page). They change only when the customer's
+ * recommendations are written — a sync or a state change on taking one on — and migration 125's triggers bump the
+ * version in the writer's transaction, whoever writes. The ticket keys on a page are read with its rows, fresh.
+ */
+import type { Pool } from '@cc/shared/db/pool.ts';
+import { countInventoryRecommendations, readAtRecommendationVersion, recommendationFilterKey, recommendationVersion, type RecommendationQuery } from '@cc/shared/db/inventory/read.ts';
+import { recommendationSavings } from '@cc/shared/db/inventory/claim-work.ts';
+import { SnapshotCache } from './snapshot-cache.ts';
+
+/** Filters kept across all customers (an entry is a few dozen bytes). */
+const MAX_ENTRIES = 2000;
+
+type Savings = Awaited<ReturnType<typeof recommendationSavings>>;
+
+export class RecommendationTotals {
+  private readonly totals: SnapshotCache<number>;
+  private readonly savings: SnapshotCache<Savings>;
+
+  constructor(private readonly pool: Pool) {
+    this.totals = new SnapshotCache(pool, MAX_ENTRIES, recommendationVersion);
+    this.savings = new SnapshotCache(pool, MAX_ENTRIES, recommendationVersion);
+  }
+
+  /** How many of the customer's recommendations match the filters of `q`, as of their current version. */
+  total(customerId: string, q: RecommendationQuery): Promise<number> {
+    return this.totals.get(customerId, `${customerId}\u0000${recommendationFilterKey(q)}`, () =>
+      readAtRecommendationVersion(this.pool, customerId, (db) => countInventoryRecommendations(db, customerId, q)),
+    );
+  }
+
+  /** The claimed and realised savings of the projects given (null: all), as of the current version. */
+  savingsOf(customerId: string, projects: readonly string[] | null): Promise<Savings> {
+    return this.savings.get(customerId, `${customerId}\u0000${JSON.stringify(projects)}`, () =>
+      readAtRecommendationVersion(this.pool, customerId, (db) => recommendationSavings(db, customerId, projects)),
+    );
+  }
+}
