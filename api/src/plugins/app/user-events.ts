@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import { EventEmitter } from 'node:events';
 import { createRedis, watchRedis, type RedisClient } from '@cc/shared/redis.ts';
-import type { UsersChangedEvent } from '@cc/shared/schemas/admin.ts';
+import type { UsersChangedEvent } from '@cc/shared/schemas/users.ts';
 
 /**
  * User changes announced to every api process, so each admin's open user list refreshes (spec: users with live

@@ -8,7 +8,7 @@ import { customerIdFrom, newCustomerBase, resolveCustomer, type CustomerRecord }
 import { InputError } from '@cc/shared/input-error.ts';
 import { customerRequired, customerSchemaMessage, type SchemaFailure } from '@cc/shared/customers/messages.ts';
 import { CustomerDocument } from '@cc/shared/schemas/customer.ts';
-import { CustomerCreate, CustomerParams, CustomerUpdate } from '@cc/shared/schemas/admin.ts';
+import { CustomerCreate, CustomerParams, CustomerUpdate } from '@cc/shared/schemas/customer.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import { errors } from '../../errors.ts';
 

@@ -6,7 +6,7 @@ import { existingUserIds } from '@cc/shared/db/users-admin.ts';
 import { entityIdFrom, parseEmailDomains } from '@cc/shared/entities/rules.ts';
 import { isEmail, normaliseEmail, EMAIL_NOT_VALID } from '@cc/shared/emails.ts';
 import { InputError, required } from '@cc/shared/input-error.ts';
-import { Entity, EntityAdminsBody, EntityInput, EntityParams } from '@cc/shared/schemas/admin.ts';
+import { Entity, EntityAdminsBody, EntityInput, EntityParams } from '@cc/shared/schemas/entities.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import { errors } from '../../errors.ts';
 

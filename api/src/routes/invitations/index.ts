@@ -4,7 +4,7 @@ import { withTransaction } from '@cc/shared/db/pool.ts';
 import { acceptInvitation, findOpenInvitation } from '@cc/shared/db/invitations.ts';
 import { hashInvitationToken } from '@cc/shared/invitations/link.ts';
 import { InputError, required } from '@cc/shared/input-error.ts';
-import { InvitationAccept, InvitationInfo, InvitationParams } from '@cc/shared/schemas/admin.ts';
+import { InvitationAccept, InvitationInfo, InvitationParams } from '@cc/shared/schemas/invitations.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import { errors } from '../../errors.ts';
 

@@ -12,7 +12,7 @@ import { InputError } from '@cc/shared/input-error.ts';
 import { emailsExist, entityNames, parseCustomers, parseRole } from '@cc/shared/users/rules.ts';
 import {
   AdminUser, DeleteUsersAnswer, DeleteUsersBody, InvitationSent, InviteAnswer, InviteBody, UserListQuery, UserPage, UserParams, UserUpdate,
-} from '@cc/shared/schemas/admin.ts';
+} from '@cc/shared/schemas/users.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import { Type } from '@sinclair/typebox';
 import { errors } from '../../errors.ts';

@@ -6,7 +6,7 @@ import type {
   ScriptAnswer,
   ScriptRequest,
   ServiceAccessAnswer,
-} from '@cc/shared/schemas/admin.ts';
+} from '@cc/shared/schemas/customer.ts';
 import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
 import { api } from '../../app/api.ts';
 

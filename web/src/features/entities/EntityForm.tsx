@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Button, FormControl, Textarea, TextInput } from '@primer/react';
 import { MESSAGES } from '@cc/shared/constants.ts';
-import type { EntityInput } from '@cc/shared/schemas/admin.ts';
+import type { EntityInput } from '@cc/shared/schemas/entities.ts';
 import styles from '../../common/forms.module.css';
 
 export interface EntityFormProps {

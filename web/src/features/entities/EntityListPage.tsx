@@ -5,7 +5,7 @@ import type { PageProps } from '../../app/route-types.ts';
 import { errorDetail } from '../../common/api-error.ts';
 import { Page, PageMessage } from '../../common/Page.tsx';
 import { ListTable, type ListColumn } from '../../common/list/ListTable.tsx';
-import type { Entity } from '@cc/shared/schemas/admin.ts';
+import type { Entity } from '@cc/shared/schemas/entities.ts';
 import { useListEntitiesQuery } from './entitiesApi.ts';
 
 const adminEmail = (e: Entity) => (e.admins.length > 0 ? [...e.admins].sort().join(', ') : 'No Users');

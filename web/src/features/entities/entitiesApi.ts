@@ -1,4 +1,4 @@
-import type { Entity, EntityInput } from '@cc/shared/schemas/admin.ts';
+import type { Entity, EntityInput } from '@cc/shared/schemas/entities.ts';
 import { api } from '../../app/api.ts';
 
 const LIST = { type: 'Entity' as const, id: 'LIST' };

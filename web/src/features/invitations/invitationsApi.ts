@@ -1,4 +1,4 @@
-import type { InvitationInfo } from '@cc/shared/schemas/admin.ts';
+import type { InvitationInfo } from '@cc/shared/schemas/invitations.ts';
 import { api } from '../../app/api.ts';
 
 /** The invitation link's token is the credential: these calls need no sign-in. */

@@ -10,7 +10,7 @@ import { ListTable, type ListColumn } from '../../common/list/ListTable.tsx';
 import { ConfirmDialog } from '../../common/ConfirmDialog.tsx';
 import { MessageDialog } from '../../common/MessageDialog.tsx';
 import { useSnackbar } from '../../common/Snackbar.tsx';
-import type { AdminUser } from '@cc/shared/schemas/admin.ts';
+import type { AdminUser } from '@cc/shared/schemas/users.ts';
 import { USER_PAGE_SIZE, useDeleteUsersMutation, useListUsersQuery } from './usersApi.ts';
 import { useUserEvents } from './useUserEvents.ts';
 

@@ -7,7 +7,7 @@ import type {
   UserListQuery,
   UserPage,
   UserUpdate,
-} from '@cc/shared/schemas/admin.ts';
+} from '@cc/shared/schemas/users.ts';
 import { api } from '../../app/api.ts';
 
 /** Spec 001 §9: the user table shows 100 rows a page. */

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Checkbox, FormControl, Select, TextInput } from '@primer/react';
-import type { Entity } from '@cc/shared/schemas/admin.ts';
+import type { Entity } from '@cc/shared/schemas/entities.ts';
 import { COST_BASES, type CostBasis } from '@cc/shared/billing/cost-basis.ts';
 import type { CustomerSave } from '../customersApi.ts';
 import {
