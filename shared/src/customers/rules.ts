@@ -51,7 +51,7 @@ export interface CustomerRecord {
   project_provisioning: unknown[];
 }
 
-/** What the create / update forms send (see shared/src/schemas/customer.ts CustomerCreate). */
+/** What the create / update forms send (see shared/src/schemas/customers.ts CustomerCreate). */
 export type CustomerInput = Partial<Omit<CustomerRecord, 'billing_account_ids' | 'entity'>> & {
   entity?: string;
   billing_account_id?: string;

@@ -1,5 +1,5 @@
 import type { Queryable } from './pool.ts';
-import type { CustomerDocument } from '../schemas/customer.ts';
+import type { CustomerDocument } from '../schemas/customers.ts';
 import { BILLING_COLUMNS, withPercentage, type CustomerBilling } from './billing-query.ts';
 
 export type { CustomerDocument };

@@ -5,7 +5,7 @@
  */
 import { InputError, REQUIRED } from '../input-error.ts';
 
-/** A customer's project template as stored in `customer.project_provisioning` (schemas/customer.ts ProjectTemplate). */
+/** A customer's project template as stored in `customer.project_provisioning` (schemas/customers.ts ProjectTemplate). */
 export interface ProjectTemplate {
   template_name: string;
   folder_name: string;

@@ -24,7 +24,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { PROJECT_STATES, PROVISIONING_STEPS } from '../provisioning/rules.ts';
-import { ProjectTemplate } from './customer.ts';
+import { ProjectTemplate } from './customers.ts';
 import { Limit, Offset } from './common.ts';
 
 export const ProvisioningParams = Type.Object({ customer: Type.String({ minLength: 1 }) });

@@ -1,6 +1,6 @@
 import type { ComponentType, LazyExoticComponent } from 'react';
 import type { Role } from '@cc/shared/permissions.ts';
-import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
+import type { CustomerDocument } from '@cc/shared/schemas/customers.ts';
 
 /**
  * The types a routed page needs, apart from the route table itself: pages import these, the table

@@ -18,7 +18,7 @@ import {
 } from '@primer/octicons-react';
 import type { Role } from '@cc/shared/permissions.ts';
 import { hasPermission } from '@cc/shared/permissions.ts';
-import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
+import type { CustomerDocument } from '@cc/shared/schemas/customers.ts';
 import type { AppRoute, Gate } from './route-types.ts';
 import { OperationsBadge } from '../features/operations/OperationsBadge.tsx';
 

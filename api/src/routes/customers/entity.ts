@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { entityOfCustomer } from '@cc/shared/db/entities.ts';
-import { CustomerEntity, CustomerParams } from '@cc/shared/schemas/customer.ts';
+import { CustomerEntity, CustomerParams } from '@cc/shared/schemas/customers.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import { errors } from '../../errors.ts';
 

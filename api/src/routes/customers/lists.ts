@@ -6,8 +6,7 @@ import { existingUserIds } from '@cc/shared/db/users-admin.ts';
 import { refreshClaims } from '@cc/shared/db/users.ts';
 import { isEmail, normaliseEmail, EMAIL_NOT_VALID } from '@cc/shared/emails.ts';
 import { InputError } from '@cc/shared/input-error.ts';
-import { CustomerDocument } from '@cc/shared/schemas/customer.ts';
-import { MemberListBody, MemberListParams } from '@cc/shared/schemas/customer.ts';
+import { CustomerDocument, MemberListBody, MemberListParams } from '@cc/shared/schemas/customers.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import { errors } from '../../errors.ts';
 

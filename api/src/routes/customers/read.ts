@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { findCustomer, listCustomers, type CustomerDocument as Doc } from '@cc/shared/db/customers.ts';
-import { CustomerDocument } from '@cc/shared/schemas/customer.ts';
+import { CustomerDocument } from '@cc/shared/schemas/customers.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import { errors } from '../../errors.ts';
 import type { AuthUser } from '../../plugins/app/auth.ts';

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { findCustomerRecord } from '@cc/shared/db/customers-write.ts';
 import { InputError } from '@cc/shared/input-error.ts';
 import { parseProjectIds, serviceAccountScript } from '@cc/shared/customers/service-script.ts';
-import { CustomerParams, ScriptAnswer, ScriptRequest, ServiceAccessAnswer } from '@cc/shared/schemas/customer.ts';
+import { CustomerParams, ScriptAnswer, ScriptRequest, ServiceAccessAnswer } from '@cc/shared/schemas/customers.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import { errors } from '../../errors.ts';
 import { cloudProjectsFromConfig } from '@cc/shared/adapters/cloud-projects/from-config.ts';

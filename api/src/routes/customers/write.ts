@@ -7,8 +7,7 @@ import { billingAccountsOfOthers, findCustomerRecord, insertCustomer, updateCust
 import { customerIdFrom, newCustomerBase, resolveCustomer, type CustomerRecord } from '@cc/shared/customers/rules.ts';
 import { InputError } from '@cc/shared/input-error.ts';
 import { customerRequired, customerSchemaMessage, type SchemaFailure } from '@cc/shared/customers/messages.ts';
-import { CustomerDocument } from '@cc/shared/schemas/customer.ts';
-import { CustomerCreate, CustomerParams, CustomerUpdate } from '@cc/shared/schemas/customer.ts';
+import { CustomerCreate, CustomerDocument, CustomerParams, CustomerUpdate } from '@cc/shared/schemas/customers.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import { errors } from '../../errors.ts';
 

@@ -1,4 +1,4 @@
-import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
+import type { CustomerDocument } from '@cc/shared/schemas/customers.ts';
 import { api } from '../api.ts';
 
 /** Billing accounts of a customer, default first; spaces are not part of ids (spec 001 §2.4). */

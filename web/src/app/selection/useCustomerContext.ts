@@ -5,7 +5,7 @@ import { SELECTED_CUSTOMER_COOKIE, readCookie, writeCookie } from '../../common/
 import { billingAccountSelected, customerSelected } from './selectionSlice.ts';
 import { splitBillingAccounts, useGetCustomerQuery } from './customerApi.ts';
 import { forgetBillingAccountUnlessFor, rememberBillingAccount, rememberedBillingAccount } from './billing-account-memory.ts';
-import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
+import type { CustomerDocument } from '@cc/shared/schemas/customers.ts';
 
 const NO_CUSTOMERS: CustomerRef[] = [];
 

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Banner, Button, FormControl, Heading, Select, TextInput } from '@primer/react';
 import { errorDetail } from '../../common/api-error.ts';
 import { useSnackbar } from '../../common/Snackbar.tsx';
-import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
+import type { CustomerDocument } from '@cc/shared/schemas/customers.ts';
 import type { BillingSettings } from '@cc/shared/schemas/billing.ts';
 import type { AlertGroupBy } from '@cc/shared/schemas/insights.ts';
 import { useCreateAlertMutation } from './alertsApi.ts';

@@ -2,7 +2,7 @@ import { Banner } from '@primer/react';
 import { errorDetail } from '../../common/api-error.ts';
 import { formatTimestamp } from '../../common/dates.ts';
 import { ListTable, type ListColumn } from '../../common/list/ListTable.tsx';
-import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
+import type { CustomerDocument } from '@cc/shared/schemas/customers.ts';
 import { formatMoney } from '../../common/numbers.ts';
 import type { AlertNotice } from '@cc/shared/schemas/insights.ts';
 import { useGetAlertNoticesQuery } from './alertsApi.ts';

@@ -4,7 +4,7 @@ import { TrashIcon } from '@primer/octicons-react';
 import { errorDetail } from '../../common/api-error.ts';
 import { ListTable, type ListColumn } from '../../common/list/ListTable.tsx';
 import { useSnackbar } from '../../common/Snackbar.tsx';
-import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
+import type { CustomerDocument } from '@cc/shared/schemas/customers.ts';
 import { formatMoney } from '../../common/numbers.ts';
 import type { Alert } from '@cc/shared/schemas/insights.ts';
 import { useDeleteAlertsMutation, useGetAlertsQuery } from './alertsApi.ts';

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { MESSAGES } from '@cc/shared/constants.ts';
 import { Page, PageLoading, PageMessage } from '../../common/Page.tsx';
 import { useBillingAccounts, useCurrentCustomer } from '../../app/selection/useCustomerContext.ts';
-import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
+import type { CustomerDocument } from '@cc/shared/schemas/customers.ts';
 
 /** Spec 001 §2.8, §2.9: shown on the alerts and viewers screens for any billing account but the first. */
 export const NOT_IMPLEMENTED_FOR_ACCOUNT = 'Alerts is not implemented for this billing account';

@@ -6,7 +6,7 @@ import { errorDetail } from '../../common/api-error.ts';
 import { Page, PageLoading, PageMessage } from '../../common/Page.tsx';
 import { ListTable, type ListColumn } from '../../common/list/ListTable.tsx';
 import { useBillingAccounts, useCurrentCustomer, useSelectedCustomer } from '../../app/selection/useCustomerContext.ts';
-import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
+import type { CustomerDocument } from '@cc/shared/schemas/customers.ts';
 import type { Anomaly } from '@cc/shared/schemas/insights.ts';
 import { useGetAnomaliesQuery } from './anomaliesApi.ts';
 import { AnomalyExplanationPanel } from './AnomalyExplanationPanel.tsx';

@@ -5,7 +5,7 @@ import { useLocation } from 'wouter';
 import { DEFAULT_CURRENCY } from '@cc/shared/constants.ts';
 import type { Claims } from '@cc/shared/claims.ts';
 import { hasPermission } from '@cc/shared/permissions.ts';
-import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
+import type { CustomerDocument } from '@cc/shared/schemas/customers.ts';
 import { useGetBillingSettingsQuery, type ChartScope } from './billingApi.ts';
 import { ChartPanel } from './ChartPanel.tsx';
 import { PACIFIC_TIME_ZONE, formatTimestamp } from '../../common/dates.ts';

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { Fragment, useMemo } from 'react';
 import { Button } from '@primer/react';
 import { PlusIcon } from '@primer/octicons-react';
 import { useLocation } from 'wouter';
@@ -6,9 +6,10 @@ import type { PageProps } from '../../app/route-types.ts';
 import { errorDetail } from '../../common/api-error.ts';
 import { Page, PageMessage } from '../../common/Page.tsx';
 import { ListTable, type ListColumn } from '../../common/list/ListTable.tsx';
-import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
+import type { CustomerDocument } from '@cc/shared/schemas/customers.ts';
 import { useListEntitiesQuery } from '../entities/entitiesApi.ts';
 import { useListCustomersQuery } from './customersApi.ts';
+import styles from './Customers.module.css';
 
 /** Every customer, for admins (spec 001 §2.5); a row opens the update screen. */
 export function CustomerListPage({ route }: PageProps) {
@@ -22,7 +23,13 @@ export function CustomerListPage({ route }: PageProps) {
       { id: 'name', header: 'Name', text: (c) => c.customer_name, width: 'minmax(8rem, 1fr)' },
       { id: 'id', header: 'Id', text: (c) => c.customer_id, width: 'minmax(8rem, 1fr)' },
       { id: 'entity', header: 'Entity', text: entityName, width: 'minmax(8rem, 1fr)' },
-      { id: 'billing_account_id', header: 'Billing account Id', text: (c) => c.billing_account_id, width: 'minmax(12rem, 2fr)' },
+      {
+        id: 'billing_account_id',
+        header: 'Billing account Id',
+        text: (c) => c.billing_account_id,
+        render: (c) => <AccountIds ids={c.billing_account_id} />,
+        width: 'minmax(12rem, 2fr)',
+      },
     ];
   }, [entities]);
 
@@ -48,4 +55,18 @@ export function CustomerListPage({ route }: PageProps) {
       />
     </Page>
   );
+}
+
+/** 'a,b' as 'a, b' with each id kept whole: a narrow column breaks between the ids, never inside one. */
+function AccountIds({ ids }: { ids: string }) {
+  return ids
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean)
+    .map((id, i) => (
+      <Fragment key={id}>
+        {i ? ', ' : null}
+        <span className={styles.accountId}>{id}</span>
+      </Fragment>
+    ));
 }

@@ -3,7 +3,7 @@ import { MemberList, type MemberChange } from '../../common/MemberList.tsx';
 import { useSnackbar } from '../../common/Snackbar.tsx';
 import { useAllUserIds } from '../users/usersApi.ts';
 import { useChangeCustomerMembersMutation } from './customersApi.ts';
-import type { MemberList as MemberListName } from '@cc/shared/schemas/customer.ts';
+import type { MemberList as MemberListName } from '@cc/shared/schemas/customers.ts';
 
 /** Tab titles and failure messages of the three user lists (spec 001 §2.4, §8). */
 export const MEMBER_TABS: { list: MemberListName; title: string; failure: string }[] = [

@@ -12,7 +12,7 @@ import { CustomerInfoForm } from './form/CustomerInfoForm.tsx';
 import { MEMBER_TABS } from './CustomerMemberTab.tsx';
 import { EMPTY_CUSTOMER_FORM } from './form/customer-form.ts';
 import { useChangeCustomerMembersMutation, useCreateCustomerMutation } from './customersApi.ts';
-import type { MemberList as MemberListName } from '@cc/shared/schemas/customer.ts';
+import type { MemberList as MemberListName } from '@cc/shared/schemas/customers.ts';
 
 type Lists = Record<MemberListName, string[]>;
 

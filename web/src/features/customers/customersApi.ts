@@ -1,13 +1,13 @@
 import type {
   CustomerCreate,
+  CustomerDocument,
   CustomerEntity,
   CustomerUpdate,
   MemberList,
   ScriptAnswer,
   ScriptRequest,
   ServiceAccessAnswer,
-} from '@cc/shared/schemas/customer.ts';
-import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
+} from '@cc/shared/schemas/customers.ts';
 import { api } from '../../app/api.ts';
 
 /**

@@ -3,7 +3,7 @@ import { Button, FormControl, TextInput } from '@primer/react';
 import { EyeClosedIcon, EyeIcon } from '@primer/octicons-react';
 import { hasPermission } from '@cc/shared/permissions.ts';
 import { MESSAGES } from '@cc/shared/constants.ts';
-import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
+import type { CustomerDocument } from '@cc/shared/schemas/customers.ts';
 import type { MonitoringPanel } from '@cc/shared/schemas/monitoring.ts';
 import { useAppSelector } from '../../app/hooks.ts';
 import { errorDetail } from '../../common/api-error.ts';

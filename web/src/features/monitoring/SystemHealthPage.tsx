@@ -2,7 +2,7 @@ import { lazy, Suspense, useState } from 'react';
 import { ToggleSwitch } from '@primer/react';
 import { kioskUrl, SYSTEM_HEALTH_IFRAME_HEIGHT_PX } from '@cc/shared/monitoring/kiosk-url.ts';
 import { MONITORING_NOT_IMPLEMENTED } from '@cc/shared/constants.ts';
-import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
+import type { CustomerDocument } from '@cc/shared/schemas/customers.ts';
 import type { PageProps } from '../../app/route-types.ts';
 import { Page, PageLoading, PageMessage } from '../../common/Page.tsx';
 import { useCurrentCustomer } from '../../app/selection/useCustomerContext.ts';

@@ -1,7 +1,6 @@
 /** The customer form state to and from the wire: the stored document in, the create / update body out. */
 import { CURRENCIES, DEFAULT_CURRENCY } from '@cc/shared/constants.ts';
-import type { CustomerCreate, ProjectTemplate } from '@cc/shared/schemas/customer.ts';
-import type { CustomerDocument } from '@cc/shared/schemas/customer.ts';
+import type { CustomerCreate, CustomerDocument, ProjectTemplate } from '@cc/shared/schemas/customers.ts';
 import { COST_BASES, type CostBasis } from '@cc/shared/billing/cost-basis.ts';
 import {
   DASHBOARD_TYPES,

@@ -4,7 +4,7 @@
  */
 import { CURRENCIES, DEFAULT_CURRENCY } from '@cc/shared/constants.ts';
 import { normaliseCustomerId } from '@cc/shared/customers/rules.ts';
-import type { CustomerCreate } from '@cc/shared/schemas/customer.ts';
+import type { CustomerCreate } from '@cc/shared/schemas/customers.ts';
 import { COST_BASIS_LABELS, type CostBasis } from '@cc/shared/billing/cost-basis.ts';
 
 export const DASHBOARD_TYPES = ['Standard', 'Set Discount', 'Tier Discount'] as const;
