@@ -62,6 +62,12 @@ export async function unfinishedOutbox(db: Queryable, olderThanMs: number, limit
   return rows;
 }
 
+/** Whether the row is still open (not done): read again right before a job missing from Redis is queued anew. */
+export async function isOutboxOpen(db: Queryable, id: string): Promise<boolean> {
+  const { rows } = await db.query('SELECT 1 FROM outbox WHERE id = $1 AND done_at IS NULL', [id]);
+  return rows.length > 0;
+}
+
 /**
  * The job ended (completed, or failed for good): no reconciler publishes its rows again. A job given up because
  * PostgreSQL or Redis was away (`isInfrastructureMessage`: the worker defers such attempts, so this is a job whose

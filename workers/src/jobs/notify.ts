@@ -1,5 +1,6 @@
 import type { JobFor } from '@cc/shared/queues.ts';
 import { markIntentData, markIntentSent, markIntentUncertain, markMailSent, openMailIntent, startMailAttempt, wasMailSent } from '@cc/shared/db/mail.ts';
+import { withClient } from '@cc/shared/db/pool.ts';
 import type { DepsOf } from '../deps.ts';
 
 /** The Message-ID of an intent: derived from its row id, so it is stable across retries and reveals nothing of the key. */
@@ -19,6 +20,23 @@ export const intentMessageId = (intentId: string, domain: string) => `<cc-mail-$
  * MAIL_RESEND_UNCERTAIN=true, sent again under the same Message-ID (at least once). docs/operations.md.
  */
 export function notifyHandler(deps: DepsOf<'notify'>) {
+  const send = sendOnce(deps);
+  // One job may run in two workers at once: Redis lost its lock (a failover, a restart from the append-only file) and
+  // another worker took it back, or the reconciler published it again while it ran. Both would pass the checks below
+  // before either recorded anything, so each key is sent under a lock of the database: the second waits, then finds it
+  // sent. A worker that dies holding it loses its connection, and with it the lock.
+  return (job: JobFor<'notify'>) =>
+    withClient(deps.pool, async (lock) => {
+      await lock.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [`notify:${job.data.key}`]);
+      try {
+        return await send(job);
+      } finally {
+        await lock.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [`notify:${job.data.key}`]);
+      }
+    });
+}
+
+function sendOnce(deps: DepsOf<'notify'>) {
   return async (job: JobFor<'notify'>) => {
     const { to, subject, text, html, key } = job.data;
     if (await wasMailSent(deps.pool, key)) return { skipped: 'already sent' };

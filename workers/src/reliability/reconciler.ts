@@ -11,7 +11,7 @@
 import { SCHEDULES, SCHEDULE_TIME_ZONE, type QueueName } from '@cc/shared/queues.ts';
 import type { Pool } from '@cc/shared/db/pool.ts';
 import type { Producer } from '@cc/shared/producer.ts';
-import { failStaleIngestBatches, markOutboxDone, markOutboxError, markOutboxPublished, unfinishedOutbox } from '@cc/shared/db/outbox.ts';
+import { failStaleIngestBatches, isOutboxOpen, markOutboxDone, markOutboxError, markOutboxPublished, unfinishedOutbox } from '@cc/shared/db/outbox.ts';
 import { publishOutboxRows, publishRow } from '@cc/shared/outbox.ts';
 import type { Logger } from '@cc/shared/logger.ts';
 
@@ -48,7 +48,10 @@ async function republishLost(o: ReconcilerOptions): Promise<number> {
     if (state === 'completed' || state === 'failed') {
       // It ended but its worker died before telling PostgreSQL.
       await markOutboxDone(o.pool, row.queue, row.job_id, state === 'failed' ? job?.failedReason : undefined);
-    } else if (state === 'unknown') {
+    } else if (state === 'unknown' && (await isOutboxOpen(o.pool, row.id))) {
+      // Read again after the look into Redis: a job that completed in between closed its row before BullMQ removed
+      // it (worker-host's onJobDone), so only a row still open here belongs to a job Redis lost. Without this, the
+      // reconcilers of several workers now and then ran a finished job a second time.
       try {
         await publishRow(o.producer, row);
         await markOutboxPublished(o.pool, [row.id]);
