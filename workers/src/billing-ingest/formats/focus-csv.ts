@@ -1,19 +1,21 @@
 /**
  * FOCUS 1.0 files (AWS, Azure, Oracle and any other FOCUS producer) as providers deliver them: CSV, gzip CSV or
  * Parquet, told apart by their first bytes (ingest-format.ts), streamed so a file of any size is read in bounded
- * memory. CSV goes through csv-parse as bare arrays: its per-field and per-record bookkeeping (`info`, a `cast` with
- * context) was most of the ingest's time, so each record's line is read from the parser's own count as it leaves
- * the parser instead. Mapping decisions: docs/decisions-billing.md.
+ * memory. CSV is split by csv-fast.ts, which makes strings only of the columns the mapping reads, and hands anything
+ * unusual over to csv-parse (as bare arrays: its per-field and per-record bookkeeping, `info` and a `cast` with
+ * context, was most of the ingest's time; each record's line is read from the parser's own count as it leaves it).
+ * Mapping decisions: docs/decisions-billing.md.
  */
 import { pipeline } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import type { Readable } from 'node:stream';
 import { parse, CsvError, type Parser } from 'csv-parse';
-import { headOf, openIngestFile } from '@cc/shared/commands/ingest-file.ts';
+import { headOf, openIngestFile, type IngestFile } from '@cc/shared/commands/ingest-file.ts';
 import { fileFormatOf } from '@cc/shared/commands/ingest-format.ts';
 import type { BillingSource, SourceItem } from '@cc/shared/ports/billing-source.ts';
-import { checkedText, TextRefused } from './checked-text.ts';
-import { focusRow, missingColumns, MONEY_FIELDS, NO_EFFECTIVE_COST_COLUMN, noEffectiveCostRows, type FocusRowState } from './focus-row.ts';
+import { checkedText, TextRefused, type CheckedText } from './checked-text.ts';
+import { focusRow, missingColumns, MONEY_FIELDS, NO_EFFECTIVE_COST_COLUMN, noEffectiveCostRows, READ_COLUMNS, type FocusRowState } from './focus-row.ts';
+import { fastCsvRecords, Unhandled } from './csv-fast.ts';
 import { parquetItems } from './focus-parquet.ts';
 
 export { providerId, PORTAL_PROVIDERS, NO_EFFECTIVE_COST_COLUMN, noEffectiveCostRows } from './focus-row.ts';
@@ -27,6 +29,10 @@ export const MAX_RECORD_CHARS = 1024 * 1024;
 export const MAX_BYTES_WITHOUT_RECORD = 4 * 1024 * 1024;
 /** FOCUS has fewer than 100 columns: a record of more fields is not FOCUS. */
 export const MAX_FIELDS = 10_000;
+
+// Bytes read from the file (and gunzipped) at a time: fewer chunks for the CSV reader to split (1 MiB held more garbage
+// for no less CPU).
+const READ_CHUNK = 256 * 1024;
 
 const NOT_COMMA_SEPARATED = ` (the file is not comma-separated: FOCUS CSV files use ',')`;
 
@@ -47,11 +53,15 @@ function quotedCrLf(record: string[]): number {
   return n;
 }
 
-/** The rows of CSV text (`bytes`: the file, or its gunzip), each with the file line where it ends. */
-async function* csvItems(bytes: Readable, fileSize: number, state: FocusRowState, gzip: boolean): AsyncGenerator<SourceItem> {
-  const text = checkedText({ fileSize, maxBytesWithoutRecord: MAX_BYTES_WITHOUT_RECORD });
-  // No `info`, no `cast`, no `on_record`: each builds an object per field or record (most of the ingest's time).
-  // SQL-style NULL is read in `at` below instead.
+/** A record as csvItems reads it: the values (by column; csv-fast leaves the unread ones undefined), its fields' count and line. */
+interface CsvRecord {
+  values: (string | undefined)[];
+  fields: number;
+  line: number;
+}
+
+/** csv-parse's records of `text` (already checked), each with the file line where it ends. */
+async function* csvParseRecords(text: CheckedText, read: { lines: () => number }): AsyncGenerator<CsvRecord[]> {
   const parser: Parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: true, max_record_size: MAX_RECORD_CHARS });
   // The parser counts lines itself (quoted line breaks and skipped blank lines too) and `info` is where it keeps the
   // count: read here as each record leaves the parser, so each record carries the line where it ends.
@@ -61,14 +71,46 @@ async function* csvItems(bytes: Readable, fileSize: number, state: FocusRowState
     text.recordEnded(parser.info.bytes, parser.info.lines);
     return push({ record, line: parser.info.lines }, encoding);
   };
-  // Any stage failing destroys the others with its error, which the loop below then meets; the file closes.
-  pipeline(bytes, text.stream, parser, () => undefined);
-  let header: string[] | null = null;
-  let col: Record<string, number> = {};
-  let record: string[] = [];
-  let line = 1;
+  pipeline(text.stream, parser, () => undefined);
   // Lines csv-parse counted twice so far (a CR LF inside quotes), taken off its count.
   let counted = 0;
+  read.lines = () => parser.info.lines - counted;
+  try {
+    for await (const item of parser as AsyncIterable<{ record: string[]; line: number }>) {
+      counted += quotedCrLf(item.record);
+      yield [{ values: item.record, fields: item.record.length, line: item.line - counted }];
+    }
+  } catch (err) {
+    if (err instanceof CsvError && typeof err.lines === 'number') err.lines -= counted;
+    throw err;
+  }
+}
+
+/** csv-fast's records of `text` (already checked), the columns the mapping reads made strings. */
+async function* fastRecords(text: CheckedText): AsyncGenerator<CsvRecord[]> {
+  const wanted = (header: string[]) => READ_COLUMNS.map((c) => header.indexOf(c)).filter((i) => i >= 0);
+  for await (const batch of fastCsvRecords(text.stream, wanted, { maxRecordBytes: MAX_RECORD_CHARS, maxFields: MAX_FIELDS })) {
+    const last = batch[batch.length - 1];
+    text.recordEnded(last.bytes, last.line);
+    yield batch;
+  }
+}
+
+/**
+ * The rows of CSV text (`bytes`: the file, or its gunzip), each with the file line where it ends. `fast`: split by
+ * csv-fast, which throws Unhandled where csv-parse must take over; `skip`: records already read that way (header
+ * included), read again by csv-parse but not yielded again.
+ */
+async function* csvItems(bytes: Readable, fileSize: number, state: FocusRowState, gzip: boolean, how: { fast: boolean; skip: number }): AsyncGenerator<SourceItem> {
+  const text = checkedText({ fileSize, maxBytesWithoutRecord: MAX_BYTES_WITHOUT_RECORD });
+  // Any stage failing destroys the others with its error, which the loop below then meets; the file closes.
+  pipeline(bytes, text.stream, () => undefined);
+  let header: string[] | null = null;
+  let col: Record<string, number> = {};
+  let record: (string | undefined)[] = [];
+  let records = 0;
+  let line = 1;
+  const read = { lines: () => line };
   // Exports write SQL-style NULL unquoted (a quoted "NULL" is read as NULL too: no FOCUS column holds that word).
   const at = (i: number | undefined) => {
     if (i === undefined) return null;
@@ -80,49 +122,55 @@ async function* csvItems(bytes: Readable, fileSize: number, state: FocusRowState
     tags: () => at(col.Tags),
   };
   try {
-    for await (const item of parser as AsyncIterable<{ record: string[]; line: number }>) {
-      record = item.record;
-      counted += quotedCrLf(record);
-      line = item.line - counted;
-      if (record.length > MAX_FIELDS) {
-        yield { line, error: `a record has more than ${MAX_FIELDS} fields: the file is not FOCUS CSV` };
-        return;
-      }
-      if (!header) {
-        header = record;
-        col = Object.create(null) as Record<string, number>;
-        header.forEach((h, i) => (col[h] ??= i));
-        const missing = missingColumns(header);
-        if (missing.length) {
-          // A file from a spreadsheet in a comma-decimal locale comes as one ';'-separated column.
-          const hint = header.length === 1 && /[;\t]/.test(header[0]) ? NOT_COMMA_SEPARATED : '';
-          yield { line, error: `header is missing FOCUS column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}${hint}` };
+    for await (const batch of how.fast ? fastRecords(text) : csvParseRecords(text, read)) {
+      for (const item of batch) {
+        record = item.values;
+        line = item.line;
+        const skipped = ++records <= how.skip;
+        if (item.fields > MAX_FIELDS) {
+          yield { line, error: `a record has more than ${MAX_FIELDS} fields: the file is not FOCUS CSV` };
           return;
         }
-        state.hasEffectiveColumn = col.EffectiveCost !== undefined;
-        continue;
+        if (!header) {
+          header = record.slice(0, item.fields) as string[];
+          col = Object.create(null) as Record<string, number>;
+          header.forEach((h, i) => (col[h] ??= i));
+          const missing = missingColumns(header);
+          if (missing.length) {
+            // A file from a spreadsheet in a comma-decimal locale comes as one ';'-separated column.
+            const hint = header.length === 1 && /[;\t]/.test(header[0]) ? NOT_COMMA_SEPARATED : '';
+            yield { line, error: `header is missing FOCUS column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}${hint}` };
+            return;
+          }
+          state.hasEffectiveColumn = col.EffectiveCost !== undefined;
+          continue;
+        }
+        if (skipped) continue;
+        if (item.fields !== header.length) {
+          yield { line, error: `has ${item.fields} fields, the header has ${header.length}` };
+          continue;
+        }
+        const row = focusRow(fields, state);
+        yield typeof row === 'string' ? { line, error: row } : { line, row };
       }
-      if (record.length !== header.length) {
-        yield { line, error: `has ${record.length} fields, the header has ${header.length}` };
-        continue;
-      }
-      const row = focusRow(fields, state);
-      yield typeof row === 'string' ? { line, error: row } : { line, row };
     }
   } catch (err) {
+    if (err instanceof Unhandled) throw new Unhandled(records);
     // A broken quote or similar stops the parser; report where, as one more bad line. Every parser error is
     // the file's fault (some codes, e.g. INVALID_OPENING_QUOTE, lack the CSV_ prefix); a read error is not.
     if (err instanceof CsvError) {
-      yield { line: typeof err.lines === 'number' ? Math.max(1, err.lines - counted) : 1, error: csvReason(err, header) };
+      yield { line: typeof err.lines === 'number' ? Math.max(1, err.lines) : 1, error: csvReason(err, header) };
       return;
     }
     if (err instanceof TextRefused) {
       yield { line: err.problem.line, error: err.problem.reason };
       return;
     }
-    // zlib's errors (Z_BUF_ERROR: cut short, Z_DATA_ERROR: corrupt) are the file's fault too.
+    // zlib's errors (Z_BUF_ERROR: cut short, Z_DATA_ERROR: corrupt) are the file's fault too; csv-parse's count of
+    // the lines read says where, so the fast reader leaves them to it.
     if (gzip && typeof (err as { code?: unknown }).code === 'string' && (err as { code: string }).code.startsWith('Z_')) {
-      const after = parser.info.lines - counted;
+      if (how.fast) throw new Unhandled(records);
+      const after = read.lines();
       yield { line: after, error: `the gzip file is truncated or corrupt at line ${after}: ${(err as Error).message}` };
       return;
     }
@@ -132,9 +180,10 @@ async function* csvItems(bytes: Readable, fileSize: number, state: FocusRowState
 
 /**
  * `dropDir`: the file must lie inside it, checked again when it is opened (the worker; the CLI reads any path).
- * Reads CSV, gzip CSV and Parquet alike (the name is older than the formats).
+ * Reads CSV, gzip CSV and Parquet alike (the name is older than the formats). `reader: 'csv-parse'`: CSV through
+ * csv-parse only (tests compare the two readers).
  */
-export function focusCsvSource(path: string, opts: { dropDir?: string } = {}): BillingSource {
+export function focusCsvSource(path: string, opts: { dropDir?: string; reader?: 'csv-parse' } = {}): BillingSource {
   let bytesRead = 0;
   let size = 0;
   // EffectiveCost is mandatory in FOCUS, yet hand-made or older files lack it: counted, and said in the ingest output.
@@ -156,15 +205,24 @@ export function focusCsvSource(path: string, opts: { dropDir?: string } = {}): B
         }
         return;
       }
-      const file = opened.handle.createReadStream({ start: 0 });
-      file.on('data', (c) => (bytesRead += c.length));
-      if (format === 'gzip') {
-        const gunzip = createGunzip();
-        pipeline(file, gunzip, () => undefined);
-        // The decompressed size is unknown: the first chunk is never taken for the whole file.
-        yield* csvItems(gunzip, Number.MAX_SAFE_INTEGER, state, true);
-      } else {
-        yield* csvItems(file, size, state, false);
+      const items = (file: IngestFile, how: { fast: boolean; skip: number }) => {
+        const bytes = file.handle.createReadStream({ start: 0, highWaterMark: READ_CHUNK });
+        bytes.on('data', (c) => (bytesRead += c.length));
+        if (format === 'gzip') {
+          const gunzip = createGunzip({ chunkSize: READ_CHUNK });
+          pipeline(bytes, gunzip, () => undefined);
+          // The decompressed size is unknown: the first chunk is never taken for the whole file.
+          return csvItems(gunzip, Number.MAX_SAFE_INTEGER, state, true, how);
+        }
+        return csvItems(bytes, size, state, false, how);
+      };
+      try {
+        yield* items(opened, { fast: opts.reader !== 'csv-parse', skip: 0 });
+      } catch (err) {
+        if (!(err instanceof Unhandled)) throw err;
+        // csv-parse takes over from the record csv-fast could not read, so what it says about the file is its own
+        bytesRead = 0;
+        yield* items(await openIngestFile(path, opts), { fast: false, skip: err.records });
       }
     },
   };

@@ -8,13 +8,10 @@ import { compressors } from 'hyparquet-compressors';
 import type { IngestFile } from '@cc/shared/commands/ingest-file.ts';
 import type { SourceItem } from '@cc/shared/ports/billing-source.ts';
 import { MONEY_SCALE } from '@cc/shared/decimal.ts';
-import { focusRow, missingColumns, type FocusRowState } from './focus-row.ts';
+import { focusRow, missingColumns, READ_COLUMNS, type FocusRowState } from './focus-row.ts';
 
-/** The columns the mapping reads (focus-row.ts); the others are not decoded. */
-const USED = [
-  'ChargePeriodStart', 'ProviderName', 'ChargeCategory', 'BilledCost', 'EffectiveCost', 'BillingPeriodStart', 'SubAccountId',
-  'SubAccountName', 'ServiceName', 'SkuId', 'BillingCurrency', 'ResourceId', 'ChargeClass', 'Tags',
-];
+// The columns the mapping reads (focus-row.ts); the others are not decoded.
+const USED = READ_COLUMNS;
 
 /** The opened file as hyparquet reads it: ranges read from the handle, never the whole file. */
 function handleBuffer(file: IngestFile): AsyncBuffer {

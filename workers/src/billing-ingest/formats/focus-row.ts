@@ -42,6 +42,12 @@ export function providerId(providerName: string): string {
   return id;
 }
 
+/** The columns `focusRow` reads: every file format makes values of these only (the others are never decoded). */
+export const READ_COLUMNS: readonly string[] = [
+  'ChargePeriodStart', 'ProviderName', 'ChargeCategory', 'BilledCost', 'EffectiveCost', 'BillingPeriodStart', 'SubAccountId',
+  'SubAccountName', 'ServiceName', 'SkuId', 'BillingCurrency', 'ResourceId', 'ChargeClass', 'ConsumedQuantity', 'Tags',
+];
+
 export const REQUIRED = ['BilledCost', 'BillingCurrency', 'ChargePeriodStart', 'ChargeCategory', 'ProviderName'] as const;
 
 // FOCUS datetimes are UTC ISO 8601; exports write them with a space or a T, with or without a Z.
@@ -60,15 +66,31 @@ export function parseUtc(value: string): number | null {
   return Number.isNaN(ms) ? null : ms;
 }
 
-// Rows of an hour share their timestamps: the last one parsed is kept.
-let lastStart = '';
-let lastStartMs: number | null = null;
-function parseStart(value: string): number | null {
-  if (value !== lastStart) {
-    lastStartMs = parseUtc(value);
-    lastStart = value;
-  }
-  return lastStartMs;
+// A file's rows share a few thousand timestamps: each is worked out once (the maps start again past CACHED).
+const CACHED = 10_000;
+const startDays = new Map<string, string | null>();
+const periodMonths = new Map<string, string | false>();
+const remember = <V>(map: Map<string, V>, key: string, value: V): V => {
+  if (map.size >= CACHED) map.clear();
+  map.set(key, value);
+  return value;
+};
+
+/** ChargePeriodStart → its billing day (YYYY-MM-DD, US/Pacific), or null when it is no valid datetime. */
+function startDay(value: string): string | null {
+  const day = startDays.get(value);
+  if (day !== undefined) return day;
+  const ms = parseUtc(value);
+  return remember(startDays, value, ms === null ? null : billingDay(ms));
+}
+
+/** BillingPeriodStart → its month as the provider writes it (YYYYMM), or false when it is no valid datetime. */
+function periodMonth(value: string): string | false {
+  const month = periodMonths.get(value);
+  if (month !== undefined) return month;
+  const m = TIMESTAMP_RE.exec(value.trim());
+  // The month as the provider writes it: its periods start at midnight of its own calendar.
+  return remember(periodMonths, value, m === null || parseUtc(value) === null ? false : m[1].slice(0, 4) + m[1].slice(5, 7));
 }
 
 /** Tags as written (a JSON text in CSV, a map or JSON text in Parquet) → string values, or the reason they are bad. */
@@ -105,8 +127,8 @@ export interface FocusRowState {
 /** The record as a cost row, or the reason it is bad (the caller adds where). */
 export function focusRow(r: FocusRecord, state: FocusRowState): CostRow | string {
   const start = r.text('ChargePeriodStart');
-  const startMs = start === null ? null : parseStart(start);
-  if (startMs === null) return start === null ? 'missing ChargePeriodStart' : `invalid ChargePeriodStart '${start}'`;
+  const usageDay = start === null ? null : startDay(start);
+  if (usageDay === null) return start === null ? 'missing ChargePeriodStart' : `invalid ChargePeriodStart '${start}'`;
   const tags = parseTags(r.tags());
   if (typeof tags === 'string') return tags;
   const providerName = r.text('ProviderName') ?? '';
@@ -119,12 +141,12 @@ export function focusRow(r: FocusRecord, state: FocusRowState): CostRow | string
   const isCredit = category.toLowerCase() === 'credit';
   // The billing period is what an export replaces (decisions: "Files: exports, corrections, duplicates").
   const periodStart = r.text('BillingPeriodStart');
-  const periodMatch = periodStart === null ? null : TIMESTAMP_RE.exec(periodStart.trim());
-  if (periodStart !== null && (periodMatch === null || parseUtc(periodStart) === null)) return `invalid BillingPeriodStart '${periodStart}'`;
+  const invoiceMonth = periodStart === null ? null : periodMonth(periodStart);
+  if (invoiceMonth === false) return `invalid BillingPeriodStart '${periodStart}'`;
   return {
     provider: providerId(providerName),
     provider_name: providerName.trim(),
-    usage_date: billingDay(startMs),
+    usage_date: usageDay,
     project_id: r.text('SubAccountId') ?? '',
     project_name: r.text('SubAccountName') ?? '',
     service: r.text('ServiceName') ?? '',
@@ -133,8 +155,7 @@ export function focusRow(r: FocusRecord, state: FocusRowState): CostRow | string
     credits: isCredit ? billed : '0',
     effective_cost: effective,
     currency: (r.text('BillingCurrency') ?? '').trim(),
-    // The month as the provider writes it: its periods start at midnight of its own calendar.
-    invoice_month: periodMatch ? periodMatch[1].slice(0, 4) + periodMatch[1].slice(5, 7) : null,
+    invoice_month: invoiceMonth,
     cost_type: category ? category.toLowerCase() : null,
     project_labels: {},
     resource_labels: tags,
