@@ -34,7 +34,7 @@ import { lockBillingAccount, lockCustomer, tuneReplaceTransaction } from '@cc/sh
 import { otherExtents, saveExtents, type OtherExtent } from '@cc/shared/db/billing-ingest/extents.ts';
 import { saveGcpExportRates } from '@cc/shared/db/fx-rates.ts';
 import { validateRow } from './row-checks.ts';
-import { copyErrorLine } from './copy-errors.ts';
+import { copyErrorLine, CopiedLines } from './copy-errors.ts';
 import { ingestNotes, unlistedProviders } from './notes.ts';
 import { RollupSums, sliceKey } from './rollup-sums.ts';
 
@@ -155,7 +155,7 @@ async function readInto(
     return pos && pos.total > 0 ? Math.min(1, pos.done / pos.total) : undefined;
   };
   // The file line of each row sent to COPY, so a row PostgreSQL refuses is reported by its line in the file.
-  const copiedLines: number[] = [];
+  const copiedLines = new CopiedLines();
   async function* text(): AsyncGenerator<string> {
     let chunk = '';
     for await (const item of source.rows()) {
