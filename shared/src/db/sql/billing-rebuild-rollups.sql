@@ -1,8 +1,8 @@
 -- Fills cost_daily and cost_daily_label from a set of cost lines (the caller has deleted the rollup rows those lines
--- make up, in the same transaction). The lines placeholder is spliced in by billing-ingest.ts (`ROLLUP_LINES`): the
--- account's cost lines of the given days. Files take this path (their days may keep lines of earlier batches); a
--- windowed source's rollups are summed in the worker while its rows load (workers/src/billing-ingest/rollup-sums.ts,
--- the same grouping).
+-- make up, in the same transaction). The lines placeholder is spliced in by billing-ingest/rollups.ts (`ROLLUP_LINES`):
+-- the account's cost lines of the given days (and providers). The slices of a file that keep lines of earlier batches
+-- take this path; the others, and a windowed source's, are summed in the worker while the rows load
+-- (workers/src/billing-ingest/rollup-sums.ts, the same grouping).
 -- One statement fills both rollups from a single read of the lines; the GROUP BY keys are the rollups' primary keys.
 -- Label rows are first summed per distinct label set (lines of a project share its project labels, and resource
 -- label sets repeat across SKUs), so the costly expansion into key/value pairs runs on far fewer rows. Sums of sums
