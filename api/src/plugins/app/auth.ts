@@ -27,9 +27,16 @@ export interface AuthUser {
   epoch: string | null;
 }
 
+/**
+ * What an access token carries: who and which session, nothing more. Claims are not in it: the server reads them
+ * from the store on every request, and the web from the answer that hands out the token (and /v1/auth/me). With
+ * the customer list inside, an admin's token grew with every customer (~43 KB with 500: past Node's 16 KB header
+ * limit, and its decoding dominated every request).
+ */
 interface TokenPayload {
   sub: string;
-  claims: Claims | null;
+  /** Only in tokens signed before claims left the token (and by hand in tests); never read. */
+  claims?: unknown;
   sid?: string;
   jti?: string;
   exp?: number;
@@ -159,7 +166,7 @@ export default fp(
       const left = Math.floor((session.expires_at.getTime() - Date.now()) / 1000);
       if (left < 1) throw new errors.invalidToken('Session expired');
       const ttl = Math.min(app.config.TOKEN_TTL_SECONDS, left);
-      const token = app.jwt.sign({ sub: user.id, claims, sid: session.id }, { expiresIn: `${ttl}s`, jti: randomUUID() });
+      const token = app.jwt.sign({ sub: user.id, sid: session.id }, { expiresIn: `${ttl}s`, jti: randomUUID() });
       reply.setCookie(TOKEN_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'strict', secure, maxAge: ttl });
       // An answer carrying a token is never kept by a browser or proxy cache.
       reply.header('cache-control', 'no-store');
