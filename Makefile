@@ -60,7 +60,7 @@ e2e: services build ## Browser tests in Debian Chromium (installed when missing)
 test: check unit e2e ## Everything CI runs: check, tap tests, E2E
 	@echo "make test: all suites passed"
 
-bench: services install build ## Benchmarks under test/bench, each beside a baseline measured in the same run, and each route's gzipped JS (BENCH_ROWS, BENCH_FILE_ROWS, BENCH_SECONDS, ANOMALY_SERIES, BENCH_ASSETS, BENCH_GRAPH_NODES, BENCH_PROJECTS, BENCH_LICENSES, BENCH_GROWTH shorten it; BENCH_GROWTH=5000000,50000000 measures 50M lines; BENCH_ONLY=areas,chart,... runs only those parts, e.g. BENCH_ONLY=file-ingest BENCH_FILE_ROWS=1000000; BENCH_FILE_CASES=wide,narrow,gzip,parquet picks the FOCUS files)
+bench: services install build ## Benchmarks under test/bench, each beside a baseline measured in the same run, and each route's gzipped JS (BENCH_ROWS, BENCH_FILE_ROWS, BENCH_SECONDS, ANOMALY_SERIES, BENCH_ASSETS, BENCH_GRAPH_NODES, BENCH_GRAPH_LARGE, BENCH_PROJECTS, BENCH_LICENSES, BENCH_GROWTH shorten it; BENCH_GROWTH=5000000,50000000 measures 50M lines; BENCH_ONLY=areas,chart,... runs only those parts, e.g. BENCH_ONLY=file-ingest BENCH_FILE_ROWS=1000000; BENCH_FILE_CASES=wide,narrow,gzip,parquet picks the FOCUS files)
 	npx tsx test/global-setup.ts
 	npx tsx test/bench/run.ts
 

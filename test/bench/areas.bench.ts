@@ -47,14 +47,17 @@ async function load(ctx: BenchContext, customerId: string, assets: number): Prom
 export async function areasBench(ctx: BenchContext): Promise<void> {
   const assets = Number(process.env.BENCH_ASSETS ?? 100_000);
   const graphNodes = Number(process.env.BENCH_GRAPH_NODES ?? 5_000);
+  const largeGraph = Number(process.env.BENCH_GRAPH_LARGE ?? 50_000);
   const projects = Number(process.env.BENCH_PROJECTS ?? 500);
   const licenses = Number(process.env.BENCH_LICENSES ?? 50);
   const { pool } = ctx;
 
   // acme-corp holds the big asset list; globex (inventory switched on) the graph's estate.
-  await pool.query(`UPDATE customer SET inventory = true WHERE customer_id = 'globex'`);
+  await pool.query(`UPDATE customer SET inventory = true WHERE customer_id IN ('globex', 'initech')`);
   const listLoad = await load(ctx, 'acme-corp', assets);
   const graphLoad = await load(ctx, 'globex', graphNodes);
+  // initech holds the large graph's estate, read by the provider's admin
+  const largeLoad = largeGraph > 0 ? await load(ctx, 'initech', largeGraph) : 0;
   await pool.query(
     `INSERT INTO project_request (customer_id, requester, bu, product, env, owner_value, template_name, folder_name, folder_number,
                                   project_type, project_template, project_name, state, failed_step, error)
@@ -93,6 +96,9 @@ export async function areasBench(ctx: BenchContext): Promise<void> {
       [`inventory graph (${fmt(graphNodes)} assets)`, '/v1/asset-inventory/globex/visualize/'],
       // A browser asks with Accept-Encoding: the graph is kept gzipped too (api/src/inventory/graph-cache.ts).
       [`inventory graph, gzip (${fmt(graphNodes)} assets)`, '/v1/asset-inventory/globex/visualize/', { 'accept-encoding': 'gzip' }],
+      ...(largeGraph > 0
+        ? [[`inventory graph, gzip (${fmt(largeGraph)} assets)`, '/v1/asset-inventory/initech/visualize/', { ...admin, 'accept-encoding': 'gzip' }] as [string, string, Record<string, string>]]
+        : []),
       [`license list (${fmt(licenses)} licenses)`, '/v1/licenses/acme.example'],
       [`provisioning list, first page (of ${fmt(projects)})`, '/v1/projectprovisioning/acme-corp/?offset=0&limit=100'],
       ['license orders history', '/v1/licenses/orders/history/acme-corp'],
@@ -125,7 +131,9 @@ export async function areasBench(ctx: BenchContext): Promise<void> {
     // Again at the end: on a shared machine the load changes over a run, and each route is read against both.
     await run('bare Fastify JSON route (again, after)', `${bareBase}/bare`);
 
-    console.log(`loaded ${fmt(assets)} assets in ${fmt(listLoad / 1000, 1)} s, the ${fmt(graphNodes)}-asset graph estate in ${fmt(graphLoad / 1000, 1)} s`);
+    console.log(
+      `loaded ${fmt(assets)} assets in ${fmt(listLoad / 1000, 1)} s, the ${fmt(graphNodes)}-asset graph estate in ${fmt(graphLoad / 1000, 1)} s, the ${fmt(largeGraph)}-asset one in ${fmt(largeLoad / 1000, 1)} s`,
+    );
     console.log(`autocannon 10 connections, ${duration} s each; ratio = bare req/s ÷ route req/s`);
     const bareLine = lines[0]!;
     lines.forEach((l, i) => {

@@ -2,7 +2,7 @@
  * Benchmark runner: each benchmark prints its figures beside a baseline measured in the same run (not asserted).
  * BENCH_ROWS (default 5,000,000) sets the generated cost lines; BENCH_FILE_ROWS (default 5,000,000) the rows of each FOCUS file and BENCH_FILE_CASES (default wide,narrow,gzip,parquet) which files; BENCH_SECONDS (default 10) each autocannon run;
  * ANOMALY_SERIES (default 100,000) the project x service series of the anomaly benchmark; BENCH_ASSETS (default
- * 100,000), BENCH_GRAPH_NODES (default 5,000), BENCH_PROJECTS (default 500) and BENCH_LICENSES (default 50) the inventory,
+ * 100,000), BENCH_GRAPH_NODES (default 5,000), BENCH_GRAPH_LARGE (default 50,000; 0 leaves it out), BENCH_PROJECTS (default 500) and BENCH_LICENSES (default 50) the inventory,
  * provisioning and license lists.
  * BENCH_GROWTH (default 10000,100000,1000000,5000000) the cost-line counts of the growth table (5000000,50000000
  * measures the 50-million step: ~6 minutes, ~18 GB of disk).
