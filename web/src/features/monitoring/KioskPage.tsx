@@ -59,6 +59,8 @@ export function KioskPage({ route, params }: PageProps) {
     );
   }
   const noProjects = f.projects.length === 0 ? 'No project had spend in the last 28 days' : null;
+  // an axis from 0 to 1 with no bar says nothing and takes a screen's height on a phone: one line says it
+  const noTickets = f.tickets.every((t) => t.open === 0) ? 'No open tickets' : null;
   return (
     <main className={styles.kiosk} aria-label="System Health dashboard">
       <JobsBanner jobs={f.jobs} />
@@ -79,7 +81,7 @@ export function KioskPage({ route, params }: PageProps) {
         <HealthPlot title={`Yesterday (${f.yesterday}) against the 28-day mean`} figure={charts.spend} empty={noProjects} />
         <HealthPlot title={`Month to date and open anomalies (${f.anomaly_date})`} figure={charts.mtd} empty={noProjects} />
         <HealthPlot title="Alerts: month to date against quota" figure={charts.alerts} empty={f.alerts.length === 0 ? 'No billing alerts' : null} />
-        <HealthPlot title="Open tickets by priority" figure={charts.tickets} empty={null} />
+        <HealthPlot title="Open tickets by priority" figure={charts.tickets} empty={noTickets} />
         <KioskTable title="First responses" rows={f.tickets} rowId={(r) => r.priority} columns={TICKET_COLUMNS} emptyText="No tickets" />
         <KioskTable title="Billing data freshness" rows={f.freshness} rowId={(r) => r.billing_account_id} columns={FRESHNESS_COLUMNS} emptyText="No billing account" />
       </div>
