@@ -13,6 +13,7 @@ import { ConfirmDialog } from '../../common/ConfirmDialog.tsx';
 import { RefusalBanner } from '../../common/RefusalBanner.tsx';
 import { useDecideOrderMutation, useGetOrdersQuery } from './licensesApi.ts';
 import { SlideCard } from './SlideCard.tsx';
+import { ListLink } from './ListLink.tsx';
 import styles from './Licenses.module.css';
 
 function routeOrder(): LicenseOrder | null {
@@ -35,7 +36,9 @@ export function ManageOrderPage({ route }: PageProps) {
   if (!order || !customer) {
     return (
       <Page title={route.title}>
-        <PageMessage>{LICENSE_MESSAGES.errorOccurred}: open an order from the Orders tab.</PageMessage>
+        <PageMessage>
+          {LICENSE_MESSAGES.errorOccurred}: open an order from the <ListLink tab="Orders">Orders tab of Workspace License</ListLink>.
+        </PageMessage>
       </Page>
     );
   }

@@ -11,6 +11,7 @@ import { useCanChange } from '../../common/permissions.ts';
 import { RefusalBanner } from '../../common/RefusalBanner.tsx';
 import { useUpdateLicenseMutation } from './licensesApi.ts';
 import { SlideCard } from './SlideCard.tsx';
+import { ListLink } from './ListLink.tsx';
 import styles from './Licenses.module.css';
 
 /** The license the list passed as route state (spec 001 §2.1), or null when the page was opened directly. */
@@ -34,7 +35,9 @@ export function UpdateLicensePage({ route }: PageProps) {
   if (!license || !customer) {
     return (
       <Page title={route.title}>
-        <PageMessage>{LICENSE_MESSAGES.errorOccurred}: open a license from the Workspace License list.</PageMessage>
+        <PageMessage>
+          {LICENSE_MESSAGES.errorOccurred}: open a license from the <ListLink tab="Existing">Workspace License list</ListLink>.
+        </PageMessage>
       </Page>
     );
   }

@@ -13,10 +13,16 @@ import styles from './Licenses.module.css';
 const TABS = ['Existing', 'Orders', 'History'] as const;
 type Tab = (typeof TABS)[number];
 
+/** The tab a link asked for through the route state (the way back from a card opened directly), else Existing. */
+function routeTab(): Tab {
+  const asked = (window.history.state as { tab?: unknown } | null)?.tab;
+  return TABS.find((t) => t === asked) ?? 'Existing';
+}
+
 /** Workspace License (spec 001 §2.12): tabs Existing, Orders, History; the create dialog and the order card. */
 export function WorkspaceLicensePage({ route }: PageProps) {
   const { customer } = useCurrentCustomer();
-  const [tab, setTab] = useState<Tab>('Existing');
+  const [tab, setTab] = useState<Tab>(routeTab);
   const [creating, setCreating] = useState(false);
   const [ordering, setOrdering] = useState<License | null>(null);
   const writer = useCanChange();
