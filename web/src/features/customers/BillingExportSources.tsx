@@ -4,6 +4,8 @@ import type { ExportSourceBody, ExportSourceList, ExportSourceView } from '@cc/s
 import { api } from '../../app/api.ts';
 import { serverDetail } from '../../common/api-error.ts';
 import { useSnackbar } from '../../common/Snackbar.tsx';
+import forms from '../../common/forms.module.css';
+import styles from './Customers.module.css';
 
 /**
  * Admin: where each billing account's AWS Data Export or Azure FOCUS export is read by the nightly job (README,
@@ -108,8 +110,11 @@ export function BillingExportSources({ customerId, accounts }: { customerId: str
   const { data } = exportSourcesApi.useListExportSourcesQuery(customerId);
   if (!data || accounts.length === 0) return null;
   return (
-    <section aria-label="AWS and Azure exports">
-      <Heading as="h3">AWS and Azure exports</Heading>
+    // a card like the form's others (Provisioning, Advanced settings): its title at their level, not a page heading
+    <section className={`${forms.panel} ${styles.exports}`} aria-label="AWS and Azure exports">
+      <Heading as="h3" className={forms.panelTitle}>
+        AWS and Azure exports
+      </Heading>
       {accounts.map((a) => {
         const current = data.sources.find((s) => s.billing_account_id === a);
         return <AccountExport key={`${a}-${current?.kind ?? ''}`} customer={customerId} account={a} current={current} />;

@@ -57,16 +57,23 @@ export function CustomerListPage({ route }: PageProps) {
   );
 }
 
-/** 'a,b' as 'a, b' with each id kept whole: a narrow column breaks between the ids, never inside one. */
+/**
+ * 'a,b' as 'a, b' with each id kept whole: a narrow column breaks between the ids, never inside one. One wrapping
+ * span, since the table cell lays its children out as flex items, which would never share a line.
+ */
 function AccountIds({ ids }: { ids: string }) {
-  return ids
+  const list = ids
     .split(',')
     .map((id) => id.trim())
-    .filter(Boolean)
-    .map((id, i) => (
-      <Fragment key={id}>
-        {i ? ', ' : null}
-        <span className={styles.accountId}>{id}</span>
-      </Fragment>
-    ));
+    .filter(Boolean);
+  return (
+    <span>
+      {list.map((id, i) => (
+        <Fragment key={id}>
+          {i ? ', ' : null}
+          <span className={styles.accountId}>{id}</span>
+        </Fragment>
+      ))}
+    </span>
+  );
 }

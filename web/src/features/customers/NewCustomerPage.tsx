@@ -13,6 +13,7 @@ import { MEMBER_TABS } from './CustomerMemberTab.tsx';
 import { EMPTY_CUSTOMER_FORM } from './form/customer-form.ts';
 import { useChangeCustomerMembersMutation, useCreateCustomerMutation } from './customersApi.ts';
 import type { MemberList as MemberListName } from '@cc/shared/schemas/customers.ts';
+import styles from './Customers.module.css';
 
 type Lists = Record<MemberListName, string[]>;
 
@@ -39,7 +40,7 @@ export function NewCustomerPage({ route }: PageProps) {
 
   return (
     <Page title={route.title}>
-      <UnderlinePanels aria-label="Customer">
+      <UnderlinePanels aria-label="Customer" className={styles.tabs}>
         <UnderlinePanels.Tab>Customer Info</UnderlinePanels.Tab>
         {MEMBER_TABS.map((t) => (
           <UnderlinePanels.Tab key={t.list} counter={lists[t.list].length}>

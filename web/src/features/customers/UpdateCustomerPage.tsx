@@ -13,6 +13,7 @@ import { CustomerMemberTab, MEMBER_TABS } from './CustomerMemberTab.tsx';
 import { formFromCustomer } from './form/customer-convert.ts';
 import { useUpdateCustomerMutation } from './customersApi.ts';
 import { BillingExportSources } from './BillingExportSources.tsx';
+import styles from './Customers.module.css';
 
 const asList = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
 
@@ -39,7 +40,7 @@ export function UpdateCustomerPage({ route, params }: PageProps) {
 
   return (
     <Page title={route.title} subtitle={customer.customer_name}>
-      <UnderlinePanels aria-label="Customer">
+      <UnderlinePanels aria-label="Customer" className={styles.tabs}>
         <UnderlinePanels.Tab>Customer Info</UnderlinePanels.Tab>
         {MEMBER_TABS.map((t) => (
           <UnderlinePanels.Tab key={t.list} counter={asList(customer[t.list]).length}>
