@@ -40,6 +40,8 @@ function Reconcile({ customer, billingAccountId }: { customer: string; billingAc
   const { data, error, isFetching } = useGetReconcileQuery({ customer, billingAccountId, month, provider });
   const shown = data?.month ?? month;
   const detail = error && 'data' in error ? (error.data as { detail?: string } | undefined)?.detail : undefined;
+  // no usage and no invoice line yet: the select would be blank, so it says so and the page says why
+  const noMonth = data?.months.length === 0;
 
   return (
     <>
@@ -51,7 +53,8 @@ function Reconcile({ customer, billingAccountId }: { customer: string; billingAc
       <div className={styles.controls}>
         <label>
           Invoice month
-          <Select value={shown ?? ''} onChange={(e) => setMonth(e.target.value)} aria-label="Invoice month">
+          <Select value={noMonth ? '' : (shown ?? '')} onChange={(e) => setMonth(e.target.value)} aria-label="Invoice month" disabled={noMonth}>
+            {noMonth ? <Select.Option value="">No month with data</Select.Option> : null}
             {(data?.months ?? (shown ? [shown] : [])).map((m) => (
               <Select.Option key={m} value={m}>
                 {monthLabel(m)}
@@ -71,7 +74,12 @@ function Reconcile({ customer, billingAccountId }: { customer: string; billingAc
         </label>
       </div>
       {detail ? <Banner variant="critical" title="Could not reconcile" description={detail} /> : null}
-      {data ? (
+      {noMonth ? (
+        <p className={styles.note} data-testid="reconcile-no-month">
+          No billing data has been ingested for this billing account yet, so there is no invoice month to reconcile.
+        </p>
+      ) : null}
+      {data && !noMonth ? (
         <div aria-busy={isFetching}>
           <p className={styles.note}>
             Amounts in {data.currency}, each line converted at the rate of its usage day. The invoice month is the month the
