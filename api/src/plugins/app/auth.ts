@@ -61,8 +61,8 @@ declare module 'fastify' {
     /** Verifies the bearer token (or `token` cookie) and loads the caller; throws 401 otherwise. */
     authenticate(req: FastifyRequest): Promise<AuthUser>;
     /**
-     * Signs an access token carrying the user's current claims and sets the `token` cookie. Without a session
-     * this is a sign-in and opens one; with one (refresh) the token keeps its sid and ends no later than it.
+     * Signs an access token for the user, sets the `token` cookie and answers with the user's current claims. Without
+     * a session this is a sign-in and opens one; with one (refresh) the token keeps its sid and ends no later than it.
      */
     issueToken(user: UserRow, reply: FastifyReply, session?: SessionRef): Promise<{ token: string; claims: Claims | null; expires_in: number }>;
     sessions: SessionStore;
