@@ -1,5 +1,5 @@
 import t from 'tap';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
 import { SETTINGS } from '@cc/shared/config.ts';
 import pg from 'pg';
@@ -45,6 +45,12 @@ t.test('the tables read from the migrations are those of the migrated database',
   );
   const fromMigrations = migrationTables().flatMap((m) => m.tables);
   t.same(fromMigrations.toSorted(), rows.map((r) => r.name).toSorted(), 'infra/scripts/docs-map-sources.ts reads every table a migration leaves');
+});
+
+t.test('the decisions index lists every decisions file', async (t) => {
+  const index = readFileSync('docs/decisions.md', 'utf8');
+  const files = readdirSync('docs').filter((f) => /^decisions-.+\.md$/.test(f));
+  t.same(files.filter((f) => !index.includes(`\`${f}\``)), [], 'docs/decisions-*.md missing from the list at the top of docs/decisions.md');
 });
 
 t.test('every repository path the maps name exists', async (t) => {
