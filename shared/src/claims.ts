@@ -17,7 +17,10 @@ export interface CustomerRef {
   entity: string | null;
 }
 
-/** The signed-in user's claims (spec 000 §3 User, 001 §3): carried in the access token and read by the web. */
+/**
+ * The signed-in user's claims (spec 000 §3 User, 001 §3), read by the web from the sign-in answer and /v1/auth/me.
+ * Not in the access token: an admin's customer list would make it grow with every customer.
+ */
 export interface Claims {
   email: string;
   role: Role;
