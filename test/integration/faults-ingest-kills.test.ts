@@ -13,7 +13,9 @@ import { durableEnqueue } from '@cc/shared/outbox.ts';
 import { privateRedis, sleep, startWorkerProcess, toMicros, waitFor, writeFocusFile } from '../faults.ts';
 
 const ACCOUNT = { customer_id: 'acme-corp', billing_account_id: '01A2B3-C4D5E6-F7A8B9' };
-const ROWS = 25_000;
+// Enough rows that a kill 0.2–1.4 s after a batch starts lands inside it: files now load straight into cost_line,
+// and 25,000 rows were sometimes loaded and committed before the first kill.
+const ROWS = 100_000;
 const APP_NAME = 'cc-fault-worker';
 
 for (const kills of process.env.FAULT_KILLS ? [Number(process.env.FAULT_KILLS)] : [2, 3]) {
