@@ -172,7 +172,14 @@ async function deploy(shape: Shape, redisUrl: string, pair: PostgresPair, dropDi
       return w.out().includes('workers started');
     }, 180_000, 100);
   }
-  for (const a of apis) await waitFor(`${a.child.name} to listen`, async () => (await fetch(`${a.base}/readyz`)).ok, 180_000, 200);
+  for (const a of apis) {
+    await waitFor(`${a.child.name} to listen`, async () => {
+      if (a.child.proc.exitCode !== null) throw new Error(`${a.child.name} exited: ${a.child.out()}`);
+      return (await fetch(`${a.base}/readyz`)).ok;
+    }, 180_000, 200).catch((err: Error) => {
+      throw new Error(`${err.message}\n${a.child.out().slice(-3000)}`);
+    });
+  }
   const producer = createProducer(config.REDIS_URL, config.QUEUE_PREFIX, () => undefined);
   return { shape, redisUrl, env, pool, dbName, apis, workers, producer, prefix: config.QUEUE_PREFIX, dropDir };
 }
@@ -245,19 +252,22 @@ async function checkIngest(d: Deployment, admin: string): Promise<{ figure: stri
 
 /** The primary killed with e-mails queued and an ingest running; every e-mail once, the ingest once. */
 async function checkFailover(d: Deployment, kill: () => Promise<number>): Promise<{ figure: string; ok: boolean; stallMs: number }> {
-  const big = await focusFile(d.dropDir, `${d.shape}-failover.csv`, ROWS * 5, 99);
+  const big = await focusFile(d.dropDir, `${d.shape}-failover.csv`, ROWS * 10, 99);
   const account = ACCOUNTS[0]!;
   const batchesBefore = (await accountTotals(d.pool, account)).succeeded;
   const enqueue = durableEnqueue(d.pool, d.producer);
   await enqueue('billing-ingest', 'billing.ingest', { customer_id: CUSTOMER, billing_account_id: account, source: 'focus-file', file: big.file });
-  for (let i = 0; i < MAILS; i++) await enqueue('notify', 'notify.send', { to: [`user${i}@example.com`], subject: `scale ${d.shape} ${i}`, text: 'hello', key: `scale-${d.shape}-${i}` });
   const sent = async () =>
     (await d.pool.query<{ n: number; d: number }>(`SELECT count(*)::int AS n, count(DISTINCT subject)::int AS d FROM mail_message WHERE subject LIKE $1`, [`scale ${d.shape} %`])).rows[0]!;
-  // Kill while both are under way: some e-mails sent, the ingest's batch running.
-  await waitFor('e-mails flowing and the ingest running', async () => {
-    const { rows } = await d.pool.query(`SELECT 1 FROM ingest_batch WHERE billing_account_id = $1 AND status = 'running'`, [account]);
-    return rows.length > 0 && (await sent()).n >= Math.min(50, MAILS / 4);
-  }, 120_000, 20);
+  await waitFor('the ingest to run', async () => (await d.pool.query(`SELECT 1 FROM ingest_batch WHERE billing_account_id = $1 AND status = 'running'`, [account])).rows.length > 0, 120_000, 20);
+  // The e-mails accepted in a burst (50 at a time), so most are still queued when the primary dies.
+  for (let i = 0; i < MAILS; i += 50) {
+    await Promise.all(
+      Array.from({ length: Math.min(50, MAILS - i) }, (_, k) =>
+        enqueue('notify', 'notify.send', { to: [`user${i + k}@example.com`], subject: `scale ${d.shape} ${i + k}`, text: 'hello', key: `scale-${d.shape}-${i + k}` }),
+      ),
+    );
+  }
   const atKill = (await sent()).n;
   const killedAt = Date.now();
   const failoverMs = await kill();
@@ -337,8 +347,12 @@ async function checkSchedulers(d: Deployment): Promise<{ figure: string; ok: boo
   const queues = [...new Set(SCHEDULES.map((s) => s.queue))];
   const runs = new Map<string, number>();
   const listeners: QueueEvents[] = [];
+  const connections: ReturnType<typeof createRedis>[] = [];
   for (const q of queues) {
-    const e = new QueueEvents(q, { connection: createRedis(d.redisUrl, { maxRetriesPerRequest: null }), prefix: queuePrefix(d.prefix, q) });
+    const connection = createRedis(d.redisUrl, { maxRetriesPerRequest: null });
+    connection.on('error', () => undefined);
+    connections.push(connection);
+    const e = new QueueEvents(q, { connection, prefix: queuePrefix(d.prefix, q) });
     e.on('active', ({ jobId }) => {
       if (jobId.startsWith('repeat:')) runs.set(jobId, (runs.get(jobId) ?? 0) + 1);
     });
@@ -371,6 +385,8 @@ async function checkSchedulers(d: Deployment): Promise<{ figure: string; ok: boo
   }
   await sleep(1500);
   for (const e of listeners) await e.close();
+  // Made here and handed to BullMQ, which leaves open a connection it did not make.
+  for (const c of connections) c.disconnect();
   const expected = new Map<string, number>();
   for (const s of SCHEDULES) {
     const every = /^\*\/(\d+) \* \* \* \*$/.exec(s.pattern);
@@ -410,6 +426,15 @@ function printTable(rows: Row[]): void {
   for (const c of cells) console.log(line(c));
 }
 
+/** Stops what this run started (servers, processes) on Ctrl-C too. */
+const cleanups: (() => Promise<unknown>)[] = [];
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    console.error(`${signal}: stopping the servers and processes of this run`);
+    void Promise.allSettled(cleanups.map((c) => c())).then(() => process.exit(130));
+  });
+}
+
 async function main(): Promise<void> {
   const began = Date.now();
   const log = (msg: string) => console.log(`# ${((Date.now() - began) / 1000).toFixed(1)} s ${msg}`);
@@ -420,6 +445,7 @@ async function main(): Promise<void> {
     SHAPES.includes('cluster') ? startRedisCluster() : null,
     SHAPES.includes('single') ? startSingleRedis() : null,
   ]);
+  cleanups.push(() => Promise.all([pair.stop(), sentinel?.stop(), cluster?.stop(), single?.stop(), rm(dropDir, { recursive: true, force: true })]));
   log(`PostgreSQL primary (${pair.primaryKind}) ${pair.primaryUrl}, streaming replica ${pair.replicaUrl}`);
   if (sentinel) log(`Redis Sentinel group ${sentinel.url}`);
   if (cluster) log(`Redis Cluster ${cluster.nodes}`);
@@ -436,6 +462,7 @@ async function main(): Promise<void> {
     for (const shape of SHAPES) {
       const url = shape === 'single' ? single!.url : shape === 'sentinel' ? sentinel!.url : cluster!.url;
       const d = await deploy(shape, url, pair, dropDir);
+      cleanups.unshift(() => undeploy(d));
       log(`${shape}: 2 api processes and 3 workers up`);
       try {
         const record = (i: number, r: { figure: string; ok: boolean }) => {
@@ -466,6 +493,7 @@ async function main(): Promise<void> {
         for (const w of d.workers) console.error(`--- ${w.name}\n${w.out().slice(-3000)}`);
         for (const a of d.apis) console.error(`--- ${a.child.name}\n${a.child.out().slice(-3000)}`);
       } finally {
+        cleanups.shift();
         await undeploy(d);
       }
     }
