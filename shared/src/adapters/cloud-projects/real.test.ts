@@ -26,7 +26,7 @@ const searchProjects: Route = (req, send) => {
   return true;
 };
 
-async function fakes(t: Tap.Test) {
+async function fakes(t: { teardown(fn: () => Promise<void>): void }) {
   const iam = await startGoogleFake('iamcredentials.googleapis.com', [generateAccessToken], { token: 'provider-token', specs: ['iamcredentials.v1.json'] });
   const crm = await startGoogleFake('cloudresourcemanager.googleapis.com', [searchProjects], { token: 'sa-token', specs: ['cloudresourcemanager.v3.json'] });
   t.teardown(async () => {
