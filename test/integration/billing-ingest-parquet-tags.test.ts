@@ -1,34 +1,24 @@
 /**
  * FOCUS Tags in Parquet: AWS and Azure write them as a MAP<string, string> column, not JSON text. The reader turns the
  * map into the same tags a CSV's JSON gives, exactly: every key and value as written (unicode, quotes, commas), an
- * empty map and a null column as no tags, a null value dropped as in JSON. The file is written by a real Parquet
- * writer (hyparquet-writer) with the MAP logical type, in row groups of two so the map crosses row-group bounds.
+ * empty map and a null column as no tags, a null value dropped as in JSON. The file was written by a real Parquet
+ * writer (hyparquet-writer, test/fixtures/focus-parquet/make-tags.ts) with the MAP logical type, in row groups of two
+ * so the map crosses row-group bounds.
  */
 import t from 'tap';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parquetMetadata, parquetSchema } from 'hyparquet';
-import { parquetWriteBuffer } from 'hyparquet-writer';
 import type { Pool } from '@cc/shared/db/pool.ts';
 import { fileSha256 } from '@cc/shared/commands/billing-ingest.ts';
 import { focusCsvSource } from '../../workers/src/billing-ingest/formats/focus-csv.ts';
 import { runIngest } from '../../workers/src/billing-ingest/ingest.ts';
 import { testEnv } from '../helper.ts';
+import { ROWS, TEXT_COLUMNS, textRow } from '../fixtures/focus-parquet/tags-rows.ts';
 
 const ACME = { customerId: 'acme-corp', billingAccountId: '01FFEE-DDCCBB-AA9988' };
 const GLOBEX = { customerId: 'globex', billingAccountId: '02B3C4-D5E6F7-A8B9C0' };
-
-const TEXT_COLUMNS = ['BilledCost', 'BillingCurrency', 'BillingPeriodStart', 'ChargeCategory', 'ChargePeriodStart', 'EffectiveCost', 'ProviderName', 'ServiceName', 'SubAccountId'];
-
-/** [BilledCost, Tags as the provider holds them]; the cost tells the rows apart. */
-const ROWS: [string, Record<string, string | null> | null][] = [
-  ['1.01', { team: 'web', env: 'prod' }],
-  ['1.02', {}],
-  ['1.03', null],
-  ['1.04', { 'cost-center': 'cc-410', 'Ünïcode key': 'värde ✓', 'quote"key': 'a,b "c"', 'aws:createdBy': 'IAMUser:AIDA:alice' }],
-  ['1.05', { team: 'data', retired: null }],
-];
 
 /** What cost_line.resource_labels must hold for each row. */
 const EXPECTED: Record<string, Record<string, string>> = {
@@ -38,28 +28,6 @@ const EXPECTED: Record<string, Record<string, string>> = {
   '1.04': { 'cost-center': 'cc-410', 'Ünïcode key': 'värde ✓', 'quote"key': 'a,b "c"', 'aws:createdBy': 'IAMUser:AIDA:alice' },
   '1.05': { team: 'data' },
 };
-
-const textRow = (cost: string) => [cost, 'USD', '2026-09-01T00:00:00Z', 'Usage', '2026-09-10T12:00:00Z', cost, 'AWS', 'Amazon S3', '111122223333'];
-
-function focusParquet(): Buffer {
-  const columns = TEXT_COLUMNS.map((name, i) => ({ name, data: ROWS.map(([cost]) => textRow(cost)[i]) }));
-  const tags = { name: 'Tags', data: ROWS.map(([, tags]) => tags) };
-  return Buffer.from(
-    parquetWriteBuffer({
-      columnData: [...columns, tags],
-      rowGroupSize: 2,
-      // The MAP logical type as the Parquet format defines it: an optional group of a repeated key_value group.
-      schema: [
-        { name: 'root', num_children: TEXT_COLUMNS.length + 1 },
-        ...TEXT_COLUMNS.map((name) => ({ name, type: 'BYTE_ARRAY' as const, converted_type: 'UTF8' as const, repetition_type: 'REQUIRED' as const })),
-        { name: 'Tags', repetition_type: 'OPTIONAL', converted_type: 'MAP', num_children: 1 },
-        { name: 'key_value', repetition_type: 'REPEATED', num_children: 2 },
-        { name: 'key', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'REQUIRED' },
-        { name: 'value', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' },
-      ],
-    }),
-  );
-}
 
 const quote = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
 const focusCsv = () =>
@@ -79,7 +47,7 @@ t.test('FOCUS Tags as a Parquet MAP column load as exactly the tags the same row
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   const parquet = join(dir, 'focus-tags.parquet');
   const csv = join(dir, 'focus-tags.csv');
-  await writeFile(parquet, focusParquet());
+  await copyFile(new URL('../fixtures/focus-parquet/focus_tags_map.parquet', import.meta.url), parquet);
   await writeFile(csv, focusCsv());
 
   // the writer really wrote the MAP logical type, in three row groups
