@@ -36,7 +36,11 @@ export function UpdateLicensePage({ route }: PageProps) {
     return (
       <Page title={route.title}>
         <PageMessage>
-          {LICENSE_MESSAGES.errorOccurred}: open a license from the <ListLink tab="Existing">Workspace License list</ListLink>.
+          {LICENSE_MESSAGES.errorOccurred}: open a license from the Workspace License list.
+        </PageMessage>
+        {/* On a line of its own: a link inside a sentence must be told apart by more than its colour (axe link-in-text-block). */}
+        <PageMessage>
+          <ListLink tab="Existing">Workspace License list</ListLink>
         </PageMessage>
       </Page>
     );
