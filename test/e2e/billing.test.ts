@@ -403,8 +403,14 @@ t.test('billing dashboard', async (t) => {
     await drawer.getByLabel('End date').fill(addDays(today, -3));
     const services = drawer.getByRole('button', { name: /^Services/ });
     await services.click();
-    await page.getByRole('menuitemcheckbox', { name: 'BigQuery' }).click();
+    // The menu is ready once the settings route's services are in it; a click before that lands on a list
+    // that is still being drawn (seen once in CI under load).
+    const bigQuery = page.getByRole('menuitemcheckbox', { name: 'BigQuery' });
+    await bigQuery.waitFor();
+    await bigQuery.click();
+    await page.getByRole('menuitemcheckbox', { name: 'BigQuery', checked: true }).waitFor({ timeout: 5000 });
     await services.click();
+    await drawer.getByRole('button', { name: 'Services BigQuery' }).waitFor({ timeout: 5000 }).catch(() => undefined);
     t.equal(await drawer.getByRole('button', { name: 'Services BigQuery' }).count(), 1, 'the chosen service shows on the button');
     let next = chartAnswer(page, /\/v2\/billing\/aggregated\/by_service\/chart\/acme-corp\?.*period=CustomizedPeriod/);
     await drawer.getByRole('button', { name: 'Save' }).click();
