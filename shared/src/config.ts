@@ -100,7 +100,7 @@ export const SETTINGS = {
   PORT: setting(int(0, 65535), '8080', 'port the api (and the built web app) listens on'),
   PUBLIC_URL: setting(url('http:', 'https:'), 'http://localhost:8080', 'address users reach the product at (links in e-mails, OIDC redirect)'),
   DATABASE_URL: setting(url('postgres:', 'postgresql:'), 'postgres://postgres@127.0.0.1:5432/commandcenter', 'PostgreSQL connection'),
-  DATABASE_READ_URL: setting(optionalUrl('postgres:', 'postgresql:'), '', 'PostgreSQL read replica (streaming standby) the billing charts and exports read from once it has replayed every write acknowledged before the request; empty: everything on DATABASE_URL (docs/scaling.md)'),
+  DATABASE_READ_URL: setting(optionalUrl('postgres:', 'postgresql:'), '', 'PostgreSQL read replica (streaming standby) the read-only routes (charts, exports, lists, System Health figures) read from once it has replayed every write acknowledged before the request; empty: everything on DATABASE_URL (docs/scaling.md)'),
   DATABASE_READ_WAIT_MS: setting(int(0, 60000), '250', 'how long a read waits for the replica to replay a write it must show before it is answered by the primary instead'),
   REDIS_URL: setting(redisUrl, 'redis://127.0.0.1:6379', 'Redis connection (queues and caches only): redis:// one server, redis+sentinel://host:port,host:port/<master name> a Sentinel group, redis+cluster://host:port,host:port a Cluster (docs/scaling.md)'),
   REDIS_SENTINELS: setting(hostList, '', 'Sentinel group as host:port,host:port (with REDIS_SENTINEL_NAME); replaces REDIS_URL’s host'),

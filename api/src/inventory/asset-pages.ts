@@ -6,7 +6,7 @@
  * the anchor before it and reads fewer than ANCHOR_EVERY + limit rows. The pages stay exactly the OFFSET pages, for
  * the anchors change only with the snapshot. The first pages (offset below ANCHOR_EVERY) need no anchor.
  */
-import type { Pool } from '@cc/shared/db/pool.ts';
+import type { Pool, ReadPools } from '@cc/shared/db/pool.ts';
 import { ANCHOR_EVERY, assetFilterKey, countInSnapshot, listAssetAnchors, type AssetAnchor, type AssetQuery, type AssetSeek } from '@cc/shared/db/inventory/read.ts';
 import { SnapshotCache } from './snapshot-cache.ts';
 
@@ -16,7 +16,11 @@ const MAX_ENTRIES = 200;
 export class AssetPages {
   private readonly cache: SnapshotCache<AssetAnchor[]>;
 
-  constructor(private readonly pool: Pool) {
+  /** `read`: where the anchors are read (the replica once it has the version just probed on `pool`, pool.ts). */
+  constructor(
+    pool: Pool,
+    private readonly read: Pick<ReadPools, 'fresh'> = { fresh: (fn) => fn(pool) },
+  ) {
     this.cache = new SnapshotCache(pool, MAX_ENTRIES);
   }
 
@@ -27,10 +31,12 @@ export class AssetPages {
     const anchors = await this.cache.get(customerId, key, async () => {
       // the anchors and the version they belong to, read in one snapshot
       let value: AssetAnchor[] = [];
-      const { version } = await countInSnapshot(this.pool, customerId, async (db) => {
-        value = await listAssetAnchors(db, customerId, q);
-        return value.length;
-      });
+      const { version } = await this.read.fresh((db) =>
+        countInSnapshot(db, customerId, async (tx) => {
+          value = await listAssetAnchors(tx, customerId, q);
+          return value.length;
+        }),
+      );
       return { version, value };
     });
     // anchor j is the row at position (j + 1) × ANCHOR_EVERY - 1: the last one before the page's first row

@@ -5,7 +5,7 @@
  * version) besides its own rows, and a filter's count is made once per snapshot (snapshot-cache.ts).
  * Recommendations are not kept: taking one on changes its state outside a sync.
  */
-import type { Pool } from '@cc/shared/db/pool.ts';
+import type { Pool, ReadPools } from '@cc/shared/db/pool.ts';
 import { assetFilterKey, countInSnapshot, countInventoryAssets, type AssetQuery } from '@cc/shared/db/inventory/read.ts';
 import { SnapshotCache } from './snapshot-cache.ts';
 
@@ -15,14 +15,18 @@ const MAX_ENTRIES = 2000;
 export class AssetTotals {
   private readonly cache: SnapshotCache<number>;
 
-  constructor(private readonly pool: Pool) {
+  /** `read`: where a count is made (the replica once it has the version just probed on `pool`, pool.ts). */
+  constructor(
+    pool: Pool,
+    private readonly read: Pick<ReadPools, 'fresh'> = { fresh: (fn) => fn(pool) },
+  ) {
     this.cache = new SnapshotCache(pool, MAX_ENTRIES);
   }
 
   /** How many of the customer's assets match the filters of `q`, as of the current snapshot. */
   total(customerId: string, q: AssetQuery): Promise<number> {
     return this.cache.get(customerId, `${customerId}\u0000${assetFilterKey(q)}`, async () => {
-      const { version, total } = await countInSnapshot(this.pool, customerId, (db) => countInventoryAssets(db, customerId, q));
+      const { version, total } = await this.read.fresh((db) => countInSnapshot(db, customerId, (tx) => countInventoryAssets(tx, customerId, q)));
       return { version, value: total };
     });
   }

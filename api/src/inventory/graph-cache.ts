@@ -6,7 +6,7 @@
  */
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
-import type { Pool } from '@cc/shared/db/pool.ts';
+import type { Pool, ReadPools } from '@cc/shared/db/pool.ts';
 import { readGraphSnapshot } from '@cc/shared/db/inventory/read.ts';
 import { buildInventoryGraph } from '@cc/shared/inventory/graph.ts';
 import { SnapshotCache } from './snapshot-cache.ts';
@@ -25,7 +25,11 @@ const MAX_CUSTOMERS = 8;
 export class GraphCache {
   private readonly cache: SnapshotCache<GraphBody>;
 
-  constructor(private readonly pool: Pool) {
+  /** `read`: where the snapshot is read (the replica once it has the version just probed on `pool`, pool.ts). */
+  constructor(
+    pool: Pool,
+    private readonly read: Pick<ReadPools, 'fresh'> = { fresh: (fn) => fn(pool) },
+  ) {
     this.cache = new SnapshotCache(pool, MAX_CUSTOMERS);
   }
 
@@ -33,7 +37,7 @@ export class GraphCache {
   body(customerId: string, projects: readonly string[] | null = null): Promise<GraphBody> {
     const key = projects === null ? customerId : `${customerId}\u0000${JSON.stringify(projects)}`;
     return this.cache.get(customerId, key, async () => {
-      const { version, assets } = await readGraphSnapshot(this.pool, customerId, projects);
+      const { version, assets } = await this.read.fresh((db) => readGraphSnapshot(db, customerId, projects));
       const json = JSON.stringify(buildInventoryGraph(assets));
       return { version, value: { json, gzip: await gzipAsync(json) } };
     });

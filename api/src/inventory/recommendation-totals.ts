@@ -5,7 +5,7 @@
  * recommendations are written — a sync or a state change on taking one on — and migration 125's triggers bump the
  * version in the writer's transaction, whoever writes. The ticket keys on a page are read with its rows, fresh.
  */
-import type { Pool } from '@cc/shared/db/pool.ts';
+import type { Pool, ReadPools } from '@cc/shared/db/pool.ts';
 import { countInventoryRecommendations, readAtRecommendationVersion, recommendationFilterKey, recommendationVersion, type RecommendationQuery } from '@cc/shared/db/inventory/read.ts';
 import { recommendationSavings } from '@cc/shared/db/inventory/claim-work.ts';
 import { SnapshotCache } from './snapshot-cache.ts';
@@ -19,7 +19,11 @@ export class RecommendationTotals {
   private readonly totals: SnapshotCache<number>;
   private readonly savings: SnapshotCache<Savings>;
 
-  constructor(private readonly pool: Pool) {
+  /** `read`: where a total is made (the replica once it has the version just probed on `pool`, pool.ts). */
+  constructor(
+    pool: Pool,
+    private readonly read: Pick<ReadPools, 'fresh'> = { fresh: (fn) => fn(pool) },
+  ) {
     this.totals = new SnapshotCache(pool, MAX_ENTRIES, recommendationVersion);
     this.savings = new SnapshotCache(pool, MAX_ENTRIES, recommendationVersion);
   }
@@ -27,14 +31,14 @@ export class RecommendationTotals {
   /** How many of the customer's recommendations match the filters of `q`, as of their current version. */
   total(customerId: string, q: RecommendationQuery): Promise<number> {
     return this.totals.get(customerId, `${customerId}\u0000${recommendationFilterKey(q)}`, () =>
-      readAtRecommendationVersion(this.pool, customerId, (db) => countInventoryRecommendations(db, customerId, q)),
+      this.read.fresh((db) => readAtRecommendationVersion(db, customerId, (tx) => countInventoryRecommendations(tx, customerId, q))),
     );
   }
 
   /** The claimed and realised savings of the projects given (null: all), as of the current version. */
   savingsOf(customerId: string, projects: readonly string[] | null): Promise<Savings> {
     return this.savings.get(customerId, `${customerId}\u0000${JSON.stringify(projects)}`, () =>
-      readAtRecommendationVersion(this.pool, customerId, (db) => recommendationSavings(db, customerId, projects)),
+      this.read.fresh((db) => readAtRecommendationVersion(db, customerId, (tx) => recommendationSavings(tx, customerId, projects))),
     );
   }
 }

@@ -38,13 +38,17 @@ async function failedLicenseSyncs(app: FastifyInstance): Promise<FailedLicenseSy
 }
 
 async function computeInbox(app: FastifyInstance, seenAt: string | null): Promise<InboxItem[]> {
-  return listInbox(app.pg, {
-    today: billingToday(),
-    anomaliesSeenAt: seenAt,
-    targets: app.config.FIRST_RESPONSE_TARGETS,
-    staleDays: STALE_BILLING_DAYS,
-    licenseSyncFailures: await failedLicenseSyncs(app),
-  });
+  const licenseSyncFailures = await failedLicenseSyncs(app);
+  // through the replica once it has every write acknowledged before this computation began (docs/scaling.md)
+  return app.pgRead.fresh((db) =>
+    listInbox(db, {
+      today: billingToday(),
+      anomaliesSeenAt: seenAt,
+      targets: app.config.FIRST_RESPONSE_TARGETS,
+      staleDays: STALE_BILLING_DAYS,
+      licenseSyncFailures,
+    }),
+  );
 }
 
 interface Kept<T> {
@@ -125,7 +129,7 @@ export const operationsInboxPlugin = fp(
     const warn = (what: string) => (err: unknown) => app.log.warn({ err }, `${what} refresh failed; the previous answer is served`);
     const inbox = new KeptAnswers((key) => computeInbox(app, key === '' ? null : key), FRESH_MS, warn('operations inbox'));
     // spend moves with ingests (nightly) and rates: a minute old is fresh enough, and the statement reads every day of every customer
-    const spend = new KeptAnswers(() => spendOverview(app.pg, billingToday(), app.config.PROVIDER_CURRENCY), SPEND_FRESH_MS, warn('spend overview'));
+    const spend = new KeptAnswers(() => app.pgRead.fresh((db) => spendOverview(db, billingToday(), app.config.PROVIDER_CURRENCY)), SPEND_FRESH_MS, warn('spend overview'));
     app.decorate('operationsInbox', {
       read: (seenAt) => inbox.read(seenAt ?? ''),
       spend: () => spend.read(billingToday()),

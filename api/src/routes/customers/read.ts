@@ -28,7 +28,7 @@ const customersRead: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       const user = req.auth!;
-      return listCustomers(app.pg, user.admin ? { admin: true } : { admin: false, userId: user.email });
+      return app.pgRead.fresh((db) => listCustomers(db, user.admin ? { admin: true } : { admin: false, userId: user.email }));
     },
   );
 

@@ -42,10 +42,12 @@ const iso = (d: Date | null) => (d === null ? null : d.toISOString());
  * the sync status for the empty state, and an admin's "run it now".
  */
 const inventory: FastifyPluginAsyncTypebox = async (app) => {
-  const graphs = new GraphCache(app.pg);
-  const assetTotals = new AssetTotals(app.pg);
-  const assetPages = new AssetPages(app.pg);
-  const recommendationTotals = new RecommendationTotals(app.pg);
+  // The snapshot and recommendation versions are probed on the primary; what they key is read through the replica
+  // once it has replayed at least that far (docs/scaling.md, "PostgreSQL read replica").
+  const graphs = new GraphCache(app.pg, app.pgRead);
+  const assetTotals = new AssetTotals(app.pg, app.pgRead);
+  const assetPages = new AssetPages(app.pg, app.pgRead);
+  const recommendationTotals = new RecommendationTotals(app.pg, app.pgRead);
   /**
    * A customerViewer sees the assets, graph and recommendations of the projects his filter admits (those of his
    * System Health panel; none left: 403 as on billing); null: the customer's whole estate.
@@ -64,7 +66,7 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
       const limit = q.limit ?? 100;
       const query = { ...q, offset, limit, projects: await viewerProjects(req) };
       const [total, seek] = await Promise.all([assetTotals.total(c.customer_id, query), assetPages.seek(c.customer_id, query)]);
-      const page = await listInventoryAssets(app.pg, c.customer_id, query, Promise.resolve(total), seek);
+      const page = await app.pgRead.fresh((db) => listInventoryAssets(db, c.customer_id, query, Promise.resolve(total), seek));
       return { total: page.total, offset, limit, items: page.items.map((a) => ({ ...a, update_time: iso(a.update_time) })) };
     },
   );
@@ -83,7 +85,7 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
       const projects = await viewerProjects(req);
       const query = { ...q, offset, limit, projects };
       const [total, savings] = await Promise.all([recommendationTotals.total(c.customer_id, query), recommendationTotals.savingsOf(c.customer_id, projects)]);
-      const page = await listInventoryRecommendations(app.pg, c.customer_id, query, Promise.resolve(total));
+      const page = await app.pgRead.fresh((db) => listInventoryRecommendations(db, c.customer_id, query, Promise.resolve(total)));
       return { total: page.total, offset, limit, items: page.items.map(recommendationItem), savings: { currency: c.billing_currency, ...savings } };
     },
   );
@@ -130,7 +132,7 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
         const asset = await findAssetByNodeId(app.pg, c.customer_id, req.params.nodeId);
         if (!asset || !projects.includes(asset.project_id)) throw new errors.notFound('Inventory node not found');
       }
-      const changes = await assetHistory(app.pg, c.customer_id, assetName);
+      const changes = await app.pgRead.fresh((db) => assetHistory(db, c.customer_id, assetName));
       return { asset_name: assetName, changes: changes.map((c) => ({ change: c.change, changed_fields: c.changed_fields, changed_at: c.changed_at.toISOString() })) };
     },
   );

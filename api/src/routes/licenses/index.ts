@@ -30,7 +30,7 @@ const licenses: FastifyPluginAsyncTypebox = async (app) => {
       config: { permission: 'authenticated', tenant: { domain: 'domain' }, feature: 'workspace_license' },
       schema: { tags: ['licenses'], summary: 'The customer’s licenses', params: DomainParams, response: withErrors({ 200: LicenseList }) },
     },
-    async (req) => listLicenses(app.pg, req.customer.customer_id),
+    async (req) => app.pgRead.fresh((db) => listLicenses(db, req.customer.customer_id)),
   );
 
   app.get(
@@ -45,7 +45,10 @@ const licenses: FastifyPluginAsyncTypebox = async (app) => {
         response: withErrors({ 200: LicenseOrderList }),
       },
     },
-    async (req) => listOrders(app.pg, req.customer.customer_id, checkRange(req.query)),
+    async (req) => {
+      const range = checkRange(req.query);
+      return app.pgRead.fresh((db) => listOrders(db, req.customer.customer_id, range));
+    },
   );
 
   app.get(
@@ -60,7 +63,10 @@ const licenses: FastifyPluginAsyncTypebox = async (app) => {
         response: withErrors({ 200: HistoryList }),
       },
     },
-    async (req) => listHistory(app.pg, req.customer.customer_id, checkRange(req.query), req.params.with_orders === 'true'),
+    async (req) => {
+      const range = checkRange(req.query);
+      return app.pgRead.fresh((db) => listHistory(db, req.customer.customer_id, range, req.params.with_orders === 'true'));
+    },
   );
 
   await app.register(licenseSubscriptions, { workspace });

@@ -125,7 +125,7 @@ const monitoring: FastifyPluginAsyncTypebox = async (app) => {
       const customer = req.customer;
       // the viewer's projects, spend and anomalies only, as on his billing dashboard; no filter left: 403 as there
       const viewer = await viewerRestriction(app, customer.customer_id, req.auth);
-      return healthFigures(app.pg, customer.customer_id, billingToday(), new Date(), viewer);
+      return app.pgRead.fresh((db) => healthFigures(db, customer.customer_id, billingToday(), new Date(), viewer));
     },
   );
 };

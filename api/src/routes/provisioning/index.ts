@@ -72,7 +72,7 @@ const provisioning: FastifyPluginAsyncTypebox = async (app) => {
     async (req, reply) => {
       const id = req.customer.customer_id;
       const page = { offset: req.query.offset ?? 0, limit: req.query.limit ?? 100 };
-      const [rows, total] = await Promise.all([listProjectRequests(app.pg, id, page), countProjectRequests(app.pg, id)]);
+      const [rows, total] = await app.pgRead.fresh((db) => Promise.all([listProjectRequests(db, id, page), countProjectRequests(db, id)]));
       // the body stays the list it was; the screen pages on the server with the count from the header
       void reply.header('x-total-count', String(total));
       return rows.map(toRecord);

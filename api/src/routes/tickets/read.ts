@@ -40,7 +40,7 @@ export function ticketReads(store: AttachmentStore): FastifyPluginAsyncTypebox {
         },
       },
       async (req, reply) => {
-        const page = await listTickets(app.pg, req.customer.customer_id, { limit: req.query.limit ?? 500, offset: req.query.offset ?? 0 });
+        const page = await app.pgRead.fresh((db) => listTickets(db, req.customer.customer_id, { limit: req.query.limit ?? 500, offset: req.query.offset ?? 0 }));
         // the screens page on the server: the count of all the customer's tickets rides in a header, the body stays a list
         void reply.header('x-total-count', String(page.total));
         return page.rows.map(listItem);

@@ -45,7 +45,7 @@ const users: FastifyPluginAsyncTypebox = async (app) => {
     async (req) => {
       const page = req.query.page ?? 0;
       const pageSize = req.query.page_size ?? 100;
-      const { users, total } = await listAdminUsers(app.pg, { offset: page * pageSize, limit: pageSize, q: (req.query.q ?? '').trim() });
+      const { users, total } = await app.pgRead.fresh((db) => listAdminUsers(db, { offset: page * pageSize, limit: pageSize, q: (req.query.q ?? '').trim() }));
       return { users: users.map(shape), total, page, page_size: pageSize };
     },
   );
