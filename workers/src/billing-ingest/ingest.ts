@@ -14,7 +14,7 @@
 import { Readable } from 'node:stream';
 import type { PoolClient } from 'pg';
 import type { Pool } from '@cc/shared/db/pool.ts';
-import type { BillingSource, CostRow } from '@cc/shared/ports/billing-source.ts';
+import type { BillingSource, CostRow, SourceItem } from '@cc/shared/ports/billing-source.ts';
 import { addDays } from '@cc/shared/time.ts';
 import {
   batchTotals,
@@ -37,6 +37,7 @@ import { validateRow } from './row-checks.ts';
 import { copyErrorLine, CopiedLines } from './copy-errors.ts';
 import { ingestNotes, unlistedProviders } from './notes.ts';
 import { RollupSums, sliceKey } from './rollup-sums.ts';
+import { hasBatches } from './formats/batched-source.ts';
 
 /** How many bad lines a rejection lists (the issue: the first 100). */
 export const MAX_LISTED_ERRORS = 100;
@@ -158,7 +159,8 @@ async function readInto(
   const copiedLines = new CopiedLines();
   async function* text(): AsyncGenerator<string> {
     let chunk = '';
-    for await (const item of source.rows()) {
+    let nextProgress = PROGRESS_EVERY_ROWS;
+    const take = (item: SourceItem) => {
       lastLine = item.line;
       const row = item.row;
       const reason = row ? validateRow(row, source.window, source.moneyFields) : item.error;
@@ -166,18 +168,38 @@ async function readInto(
         errorCount++;
         if (errors.length < MAX_LISTED_ERRORS) errors.push({ line: item.line, reason: printable(reason ?? 'unreadable row') });
         chunk = '';
-        continue;
+        return;
       }
       rows++;
       if (errorCount === 0) {
         chunk += format(row);
         copiedLines.push(item.line);
+      }
+    };
+    const report = () => {
+      nextProgress = rows - (rows % PROGRESS_EVERY_ROWS) + PROGRESS_EVERY_ROWS;
+      return progress({ phase: 'reading', rows, errors: errorCount, fraction: fraction() });
+    };
+    // After each batch of rows (or each row of a source without batches): the COPY text goes out once it is big
+    // enough, progress every so many rows.
+    if (hasBatches(source)) {
+      for await (const batch of source.rowBatches()) {
+        for (let i = 0; i < batch.length; i++) take(batch[i]);
         if (chunk.length >= COPY_CHUNK_CHARS) {
           yield chunk;
           chunk = '';
         }
+        if (rows >= nextProgress) await report();
       }
-      if (rows % PROGRESS_EVERY_ROWS === 0) await progress({ phase: 'reading', rows, errors: errorCount, fraction: fraction() });
+    } else {
+      for await (const item of source.rows()) {
+        take(item);
+        if (chunk.length >= COPY_CHUNK_CHARS) {
+          yield chunk;
+          chunk = '';
+        }
+        if (rows >= nextProgress) await report();
+      }
     }
     if (chunk && errorCount === 0) yield chunk;
   }

@@ -1,6 +1,7 @@
-import { MONEY_SCALE, decimalPlaces, normaliseDecimal } from '@cc/shared/decimal.ts';
+import { MONEY_SCALE, decimalPlaces } from '@cc/shared/decimal.ts';
 import { isIsoDate } from '@cc/shared/time.ts';
 import type { CostRow, MoneyFieldNames } from '@cc/shared/ports/billing-source.ts';
+import { plainDecimal } from './plain-decimal.ts';
 
 // ISO 4217 codes the runtime knows; a code outside it is a typo or a broken export, never a currency.
 const KNOWN_CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
@@ -56,7 +57,20 @@ function checkText(what: string, value: string, limit: number): string | null {
   return problem === 0 ? null : textReason(what, problem, limit);
 }
 
+/**
+ * Label objects found fine, when frozen (so they cannot change after the check): a file's rows share a few tag sets,
+ * which the FOCUS reader parses once each (focus-row.ts) and hands out frozen, so each is checked once.
+ */
+const fineLabels = new WeakSet<object>();
+
 function checkLabels(kind: string, labels: Record<string, string>): string | null {
+  if (fineLabels.has(labels)) return null;
+  const problem = labelProblem(kind, labels);
+  if (problem === null && Object.isFrozen(labels)) fineLabels.add(labels);
+  return problem;
+}
+
+function labelProblem(kind: string, labels: Record<string, string>): string | null {
   for (const key in labels) {
     const keyProblem = textProblem(key, TEXT_LIMITS.label_key);
     const valueProblem = textProblem(labels[key], TEXT_LIMITS.label_value);
@@ -86,6 +100,10 @@ function integerDigits(normalised: string): number {
 // Sources yield a day's rows together: the last date found valid needs no second parse (a profile showed the date
 // check among the ingest's costliest steps).
 let lastValidDate = '';
+// A file's rows are not always sorted by day (FOCUS exports mix a month's days): the days found valid are kept too, up
+// to VALID_DATES (then the set starts again).
+const VALID_DATES = 4096;
+const validDates = new Set<string>();
 let lastValidProvider = '';
 /** What a provider id looks like (FOCUS names become one in focus-csv.ts); the rollups' CHECK says the same (migration 101). */
 const PROVIDER_ID_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
@@ -93,7 +111,11 @@ const PROVIDER_ID_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 export function validateRow(row: CostRow, window?: { from: string; to: string }, names?: MoneyFieldNames): string | null {
   if (!row.usage_date) return 'missing usage date';
   if (row.usage_date !== lastValidDate) {
-    if (!isIsoDate(row.usage_date)) return `invalid usage date '${row.usage_date}'`;
+    if (!validDates.has(row.usage_date)) {
+      if (!isIsoDate(row.usage_date)) return `invalid usage date '${row.usage_date}'`;
+      if (validDates.size >= VALID_DATES) validDates.clear();
+      validDates.add(row.usage_date);
+    }
     lastValidDate = row.usage_date;
   }
   if (window && (row.usage_date < window.from || row.usage_date > window.to)) {
@@ -120,7 +142,7 @@ export function validateRow(row: CostRow, window?: { from: string; to: string },
     if (field === 'effective_cost' && (raw === null || raw === undefined)) continue;
     const name = names?.[field] ?? field;
     if (raw === '' || raw === null || raw === undefined) return `missing ${name}`;
-    const value = normaliseDecimal(raw);
+    const value = plainDecimal(raw);
     if (value === null) return `${name} '${raw}' is not a number`;
     // Stored exactly or not at all: numeric(24,12) would round a 13th decimal silently.
     if (decimalPlaces(value) > MONEY_SCALE) return `${name} '${raw}' has more than ${MONEY_SCALE} decimal places`;

@@ -57,6 +57,37 @@ export async function* fastCsvRecords(
 
   const unhandled = () => new Unhandled(records);
 
+  // Per column, the bytes and string of its last value: a column that repeats from row to row (provider, currency,
+  // period, category, often the account and service) is not decoded again, and its rows share one string.
+  let lastBuf: Buffer[] = [];
+  let lastStart: number[] = [];
+  let lastEnd: number[] = [];
+  let lastText: string[] = [];
+  const text = (column: number, buf: Buffer, s: number, e: number): string => {
+    const pb = lastBuf[column];
+    if (pb !== undefined) {
+      const ps = lastStart[column];
+      if (lastEnd[column] - ps === e - s) {
+        let i = 0;
+        while (i < e - s && pb[ps + i] === buf[s + i]) i++;
+        if (i === e - s) {
+          if (pb !== buf) {
+            lastBuf[column] = buf;
+            lastStart[column] = s;
+            lastEnd[column] = e;
+          }
+          return lastText[column];
+        }
+      }
+    }
+    const v = buf.toString('utf8', s, e);
+    lastBuf[column] = buf;
+    lastStart[column] = s;
+    lastEnd[column] = e;
+    lastText[column] = v;
+    return v;
+  };
+
   /** Parses one record at `start`; returns the position after it, or INCOMPLETE. Sets `fields`, `lfs`, `values`. */
   const parseRecord = (buf: Buffer, start: number, eof: boolean): number => {
     const end = buf.length;
@@ -105,10 +136,8 @@ export async function* fastCsvRecords(
         e = q;
         p = q;
       }
-      if (want === null || want[fields]) {
-        const v = buf.toString('utf8', s, e);
-        values[fields] = escaped ? v.replaceAll('""', '"') : v;
-      }
+      if (want === null) values[fields] = buf.toString('utf8', s, e);
+      else if (want[fields]) values[fields] = escaped ? buf.toString('utf8', s, e).replaceAll('""', '"') : text(fields, buf, s, e);
       if (++fields > limits.maxFields || p - start > limits.maxRecordBytes) throw unhandled();
       if (p >= end) return p;
       const b = buf[p];
@@ -180,6 +209,10 @@ export async function* fastCsvRecords(
         const header = values.slice(0, fields) as string[];
         const wantedColumns = wanted(header);
         want = new Array<boolean>(fields).fill(false);
+        lastBuf = new Array<Buffer>(fields);
+        lastStart = new Array<number>(fields).fill(0);
+        lastEnd = new Array<number>(fields).fill(0);
+        lastText = new Array<string>(fields);
         for (const i of wantedColumns) want[i] = true;
       }
       line++;

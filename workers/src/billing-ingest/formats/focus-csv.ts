@@ -12,11 +12,12 @@ import type { Readable } from 'node:stream';
 import { parse, CsvError, type Parser } from 'csv-parse';
 import { headOf, openIngestFile, type IngestFile } from '@cc/shared/commands/ingest-file.ts';
 import { fileFormatOf } from '@cc/shared/commands/ingest-format.ts';
-import type { BillingSource, SourceItem } from '@cc/shared/ports/billing-source.ts';
+import type { SourceItem } from '@cc/shared/ports/billing-source.ts';
 import { checkedText, TextRefused, type CheckedText } from './checked-text.ts';
 import { focusRow, missingColumns, MONEY_FIELDS, NO_EFFECTIVE_COST_COLUMN, noEffectiveCostRows, READ_COLUMNS, type FocusRowState } from './focus-row.ts';
 import { fastCsvRecords, Unhandled } from './csv-fast.ts';
-import { parquetItems } from './focus-parquet.ts';
+import { parquetBatches } from './focus-parquet.ts';
+import type { BatchedSource } from './batched-source.ts';
 
 export { providerId, PORTAL_PROVIDERS, NO_EFFECTIVE_COST_COLUMN, noEffectiveCostRows } from './focus-row.ts';
 
@@ -53,7 +54,7 @@ function quotedCrLf(record: string[]): number {
   return n;
 }
 
-/** A record as csvItems reads it: the values (by column; csv-fast leaves the unread ones undefined), its fields' count and line. */
+/** A record as csvBatches reads it: the values (by column; csv-fast leaves the unread ones undefined), its fields' count and line. */
 interface CsvRecord {
   values: (string | undefined)[];
   fields: number;
@@ -97,11 +98,12 @@ async function* fastRecords(text: CheckedText): AsyncGenerator<CsvRecord[]> {
 }
 
 /**
- * The rows of CSV text (`bytes`: the file, or its gunzip), each with the file line where it ends. `fast`: split by
- * csv-fast, which throws Unhandled where csv-parse must take over; `skip`: records already read that way (header
+ * The rows of CSV text (`bytes`: the file, or its gunzip), each with the file line where it ends, in batches (one per
+ * chunk the reader split: a row at a time through async generators cost more than the rows' own work). `fast`: split
+ * by csv-fast, which throws Unhandled where csv-parse must take over; `skip`: records already read that way (header
  * included), read again by csv-parse but not yielded again.
  */
-async function* csvItems(bytes: Readable, fileSize: number, state: FocusRowState, gzip: boolean, how: { fast: boolean; skip: number }): AsyncGenerator<SourceItem> {
+async function* csvBatches(bytes: Readable, fileSize: number, state: FocusRowState, gzip: boolean, how: { fast: boolean; skip: number }): AsyncGenerator<SourceItem[]> {
   const text = checkedText({ fileSize, maxBytesWithoutRecord: MAX_BYTES_WITHOUT_RECORD });
   // Any stage failing destroys the others with its error, which the loop below then meets; the file closes.
   pipeline(bytes, text.stream, () => undefined);
@@ -123,12 +125,14 @@ async function* csvItems(bytes: Readable, fileSize: number, state: FocusRowState
   };
   try {
     for await (const batch of how.fast ? fastRecords(text) : csvParseRecords(text, read)) {
+      const out: SourceItem[] = [];
       for (const item of batch) {
         record = item.values;
         line = item.line;
         const skipped = ++records <= how.skip;
         if (item.fields > MAX_FIELDS) {
-          yield { line, error: `a record has more than ${MAX_FIELDS} fields: the file is not FOCUS CSV` };
+          out.push({ line, error: `a record has more than ${MAX_FIELDS} fields: the file is not FOCUS CSV` });
+          yield out;
           return;
         }
         if (!header) {
@@ -139,7 +143,8 @@ async function* csvItems(bytes: Readable, fileSize: number, state: FocusRowState
           if (missing.length) {
             // A file from a spreadsheet in a comma-decimal locale comes as one ';'-separated column.
             const hint = header.length === 1 && /[;\t]/.test(header[0]) ? NOT_COMMA_SEPARATED : '';
-            yield { line, error: `header is missing FOCUS column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}${hint}` };
+            out.push({ line, error: `header is missing FOCUS column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}${hint}` });
+            yield out;
             return;
           }
           state.hasEffectiveColumn = col.EffectiveCost !== undefined;
@@ -147,23 +152,25 @@ async function* csvItems(bytes: Readable, fileSize: number, state: FocusRowState
         }
         if (skipped) continue;
         if (item.fields !== header.length) {
-          yield { line, error: `has ${item.fields} fields, the header has ${header.length}` };
+          out.push({ line, error: `has ${item.fields} fields, the header has ${header.length}` });
           continue;
         }
         const row = focusRow(fields, state);
-        yield typeof row === 'string' ? { line, error: row } : { line, row };
+        out.push(typeof row === 'string' ? { line, error: row } : { line, row });
       }
+      // what the loop met after this batch (a parser error below) comes after its rows
+      if (out.length) yield out;
     }
   } catch (err) {
     if (err instanceof Unhandled) throw new Unhandled(records);
     // A broken quote or similar stops the parser; report where, as one more bad line. Every parser error is
     // the file's fault (some codes, e.g. INVALID_OPENING_QUOTE, lack the CSV_ prefix); a read error is not.
     if (err instanceof CsvError) {
-      yield { line: typeof err.lines === 'number' ? Math.max(1, err.lines) : 1, error: csvReason(err, header) };
+      yield [{ line: typeof err.lines === 'number' ? Math.max(1, err.lines) : 1, error: csvReason(err, header) }];
       return;
     }
     if (err instanceof TextRefused) {
-      yield { line: err.problem.line, error: err.problem.reason };
+      yield [{ line: err.problem.line, error: err.problem.reason }];
       return;
     }
     // zlib's errors (Z_BUF_ERROR: cut short, Z_DATA_ERROR: corrupt) are the file's fault too; csv-parse's count of
@@ -171,7 +178,7 @@ async function* csvItems(bytes: Readable, fileSize: number, state: FocusRowState
     if (gzip && typeof (err as { code?: unknown }).code === 'string' && (err as { code: string }).code.startsWith('Z_')) {
       if (how.fast) throw new Unhandled(records);
       const after = read.lines();
-      yield { line: after, error: `the gzip file is truncated or corrupt at line ${after}: ${(err as Error).message}` };
+      yield [{ line: after, error: `the gzip file is truncated or corrupt at line ${after}: ${(err as Error).message}` }];
       return;
     }
     throw err;
@@ -183,47 +190,51 @@ async function* csvItems(bytes: Readable, fileSize: number, state: FocusRowState
  * Reads CSV, gzip CSV and Parquet alike (the name is older than the formats). `reader: 'csv-parse'`: CSV through
  * csv-parse only (tests compare the two readers).
  */
-export function focusCsvSource(path: string, opts: { dropDir?: string; reader?: 'csv-parse' } = {}): BillingSource {
+export function focusCsvSource(path: string, opts: { dropDir?: string; reader?: 'csv-parse' } = {}): BatchedSource {
   let bytesRead = 0;
   let size = 0;
   // EffectiveCost is mandatory in FOCUS, yet hand-made or older files lack it: counted, and said in the ingest output.
   const state: FocusRowState = { hasEffectiveColumn: true, rowsWithoutEffective: 0 };
+  async function* rowBatches(): AsyncGenerator<SourceItem[]> {
+    const opened = await openIngestFile(path, opts);
+    size = opened.size;
+    const format = fileFormatOf(await headOf(opened));
+    if (format === 'parquet') {
+      try {
+        yield* parquetBatches(opened, state, (done) => (bytesRead = done));
+      } finally {
+        await opened.handle.close();
+      }
+      return;
+    }
+    const batches = (file: IngestFile, how: { fast: boolean; skip: number }) => {
+      const bytes = file.handle.createReadStream({ start: 0, highWaterMark: READ_CHUNK });
+      bytes.on('data', (c) => (bytesRead += c.length));
+      if (format === 'gzip') {
+        const gunzip = createGunzip({ chunkSize: READ_CHUNK });
+        pipeline(bytes, gunzip, () => undefined);
+        // The decompressed size is unknown: the first chunk is never taken for the whole file.
+        return csvBatches(gunzip, Number.MAX_SAFE_INTEGER, state, true, how);
+      }
+      return csvBatches(bytes, size, state, false, how);
+    };
+    try {
+      yield* batches(opened, { fast: opts.reader !== 'csv-parse', skip: 0 });
+    } catch (err) {
+      if (!(err instanceof Unhandled)) throw err;
+      // csv-parse takes over from the record csv-fast could not read, so what it says about the file is its own
+      bytesRead = 0;
+      yield* batches(await openIngestFile(path, opts), { fast: false, skip: err.records });
+    }
+  }
   return {
     label: path,
     moneyFields: MONEY_FIELDS,
     position: () => (size ? { done: bytesRead, total: size } : undefined),
     notes: () => (!state.hasEffectiveColumn ? [NO_EFFECTIVE_COST_COLUMN] : state.rowsWithoutEffective > 0 ? [noEffectiveCostRows(state.rowsWithoutEffective)] : []),
+    rowBatches,
     async *rows(): AsyncGenerator<SourceItem> {
-      const opened = await openIngestFile(path, opts);
-      size = opened.size;
-      const format = fileFormatOf(await headOf(opened));
-      if (format === 'parquet') {
-        try {
-          yield* parquetItems(opened, state, (done) => (bytesRead = done));
-        } finally {
-          await opened.handle.close();
-        }
-        return;
-      }
-      const items = (file: IngestFile, how: { fast: boolean; skip: number }) => {
-        const bytes = file.handle.createReadStream({ start: 0, highWaterMark: READ_CHUNK });
-        bytes.on('data', (c) => (bytesRead += c.length));
-        if (format === 'gzip') {
-          const gunzip = createGunzip({ chunkSize: READ_CHUNK });
-          pipeline(bytes, gunzip, () => undefined);
-          // The decompressed size is unknown: the first chunk is never taken for the whole file.
-          return csvItems(gunzip, Number.MAX_SAFE_INTEGER, state, true, how);
-        }
-        return csvItems(bytes, size, state, false, how);
-      };
-      try {
-        yield* items(opened, { fast: opts.reader !== 'csv-parse', skip: 0 });
-      } catch (err) {
-        if (!(err instanceof Unhandled)) throw err;
-        // csv-parse takes over from the record csv-fast could not read, so what it says about the file is its own
-        bytesRead = 0;
-        yield* items(await openIngestFile(path, opts), { fast: false, skip: err.records });
-      }
+      for await (const batch of rowBatches()) for (const item of batch) yield item;
     },
   };
 }

@@ -54,52 +54,96 @@ async function metadataOf(file: IngestFile, buffer: AsyncBuffer): Promise<FileMe
   }
 }
 
-/** The rows of a Parquet file, row group by row group; `progress` gets the bytes read so far (approximately). */
-export async function* parquetItems(file: IngestFile, state: FocusRowState, progress: (done: number) => void): AsyncGenerator<SourceItem> {
+/** Rows handed on at a time: enough that the async hand-over costs nothing per row, few enough to stay small. */
+const BATCH_ROWS = 2048;
+
+/** A column of one row group as hyparquet decoded it, page by page, read row after row without joining the pages. */
+class ColumnCursor {
+  private readonly pieces: { rowStart: number; data: ArrayLike<unknown> }[] = [];
+  private k = 0;
+  rows = 0;
+
+  add(rowStart: number, data: ArrayLike<unknown>): void {
+    this.pieces.push({ rowStart, data });
+    this.rows += data.length;
+  }
+
+  /** Starts the first piece at `rowStart` (the pieces come in order); false when they do not cover the rows in one run. */
+  ready(rowStart: number): boolean {
+    this.pieces.sort((a, b) => a.rowStart - b.rowStart);
+    let at = rowStart;
+    for (const p of this.pieces) {
+      if (p.rowStart !== at) return false;
+      at += p.data.length;
+    }
+    return true;
+  }
+
+  /** The value of row `row` (absolute); rows are asked for in order. */
+  at(row: number): unknown {
+    let p = this.pieces[this.k];
+    while (row >= p.rowStart + p.data.length) p = this.pieces[++this.k];
+    return p.data[row - p.rowStart];
+  }
+}
+
+/**
+ * The rows of a Parquet file, row group by row group, in batches; `progress` gets the bytes read so far
+ * (approximately). Each group's columns are read as hyparquet decodes them (its pages), and rows made of them a batch
+ * at a time: neither a flattened copy of each column nor an array per row of the group is built, so memory is the
+ * group's decoded columns and one batch.
+ */
+export async function* parquetBatches(file: IngestFile, state: FocusRowState, progress: (done: number) => void): AsyncGenerator<SourceItem[]> {
   const buffer = handleBuffer(file);
   const metadata = await metadataOf(file, buffer);
   if (typeof metadata === 'string') {
-    yield { line: 1, error: metadata };
+    yield [{ line: 1, error: metadata }];
     return;
   }
   const names = parquetSchema(metadata).children.map((c) => c.element.name);
   const missing = missingColumns(names);
   if (missing.length) {
-    yield { line: 1, error: `the Parquet schema is missing FOCUS column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}` };
+    yield [{ line: 1, error: `the Parquet schema is missing FOCUS column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}` }];
     return;
   }
   state.hasEffectiveColumn = names.includes('EffectiveCost');
   const columns = USED.filter((c) => names.includes(c));
-  const index: Record<string, number> = Object.create(null) as Record<string, number>;
-  columns.forEach((c, i) => (index[c] = i));
-  let values: unknown[] = [];
+  let cursors = new Map<string, ColumnCursor>();
+  let row = 0;
   const record = {
     text: (name: string) => {
-      const i = index[name];
-      return i === undefined ? null : parquetText(values[i]);
+      const c = cursors.get(name);
+      return c === undefined ? null : parquetText(c.at(row));
     },
-    tags: () => (index.Tags === undefined ? null : values[index.Tags]),
+    tags: () => cursors.get('Tags')?.at(row) ?? null,
   };
   let rowStart = 0;
   for (const [g, group] of metadata.row_groups.entries()) {
     const rowEnd = rowStart + Number(group.num_rows);
-    let rows: unknown[][] = [];
+    const where = `row group ${g + 1} (rows ${rowStart + 1}–${rowEnd})`;
+    cursors = new Map(columns.map((c) => [c, new ColumnCursor()]));
     try {
-      await parquetRead({ file: buffer, metadata, compressors, columns, rowStart, rowEnd, onComplete: (r: unknown[][]) => (rows = r) });
+      await parquetRead({ file: buffer, metadata, compressors, columns, rowStart, rowEnd, onChunk: (c) => cursors.get(c.columnName)?.add(c.rowStart, c.columnData) });
     } catch (err) {
-      yield { line: rowStart + 1, error: `row group ${g + 1} (rows ${rowStart + 1}–${rowEnd}) is unreadable: ${(err as Error).message}` };
+      yield [{ line: rowStart + 1, error: `${where} is unreadable: ${(err as Error).message}` }];
       return;
     }
-    if (rows.length !== rowEnd - rowStart) {
-      yield { line: rowStart + 1, error: `row group ${g + 1} (rows ${rowStart + 1}–${rowEnd}) holds ${rows.length} rows, its metadata says ${rowEnd - rowStart}` };
-      return;
+    for (const c of cursors.values()) {
+      if (c.rows !== rowEnd - rowStart || !c.ready(rowStart)) {
+        yield [{ line: rowStart + 1, error: `${where} holds ${c.rows} rows, its metadata says ${rowEnd - rowStart}` }];
+        return;
+      }
     }
-    for (let i = 0; i < rows.length; i++) {
-      values = rows[i];
-      const line = rowStart + i + 1;
-      const row = focusRow(record, state);
-      yield typeof row === 'string' ? { line, error: row } : { line, row };
+    for (let from = rowStart; from < rowEnd; from += BATCH_ROWS) {
+      const out: SourceItem[] = [];
+      for (row = from; row < Math.min(rowEnd, from + BATCH_ROWS); row++) {
+        const line = row + 1;
+        const r = focusRow(record, state);
+        out.push(typeof r === 'string' ? { line, error: r } : { line, row: r });
+      }
+      yield out;
     }
+    cursors = new Map();
     rowStart = rowEnd;
     progress(Math.round((file.size * rowStart) / Math.max(1, Number(metadata.num_rows))));
   }

@@ -3,7 +3,7 @@
  * rows give the same lines whatever the file they came in. Mapping decisions: docs/decisions-billing.md.
  */
 import { billingDay, isIsoDate } from '@cc/shared/time.ts';
-import { normaliseDecimal } from '@cc/shared/decimal.ts';
+import { plainDecimal } from '../plain-decimal.ts';
 import type { CostRow } from '@cc/shared/ports/billing-source.ts';
 
 /**
@@ -93,17 +93,39 @@ function periodMonth(value: string): string | false {
   return remember(periodMonths, value, m === null || parseUtc(value) === null ? false : m[1].slice(0, 4) + m[1].slice(5, 7));
 }
 
+/** No labels: one frozen object for every row without any. */
+export const NO_LABELS: Record<string, string> = Object.freeze({});
+
+// A file's rows share few tag texts (a resource's tags repeat on each of its lines): each is parsed once, and its
+// labels handed out frozen, so the checks and the label JSON of the ingest are made once per set too (row-checks.ts,
+// rollup-sums.ts). The map starts again past CACHED.
+const tagTexts = new Map<string, Record<string, string> | string>();
+let lastTagText = '';
+let lastTags: Record<string, string> | string = NO_LABELS;
+
 /** Tags as written (a JSON text in CSV, a map or JSON text in Parquet) → string values, or the reason they are bad. */
 export function parseTags(raw: unknown): Record<string, string> | string {
-  if (raw === null || raw === undefined || raw === '') return {};
-  let tags: unknown = raw;
-  if (typeof raw === 'string') {
-    try {
-      tags = JSON.parse(raw);
-    } catch {
-      return `Tags is not valid JSON`;
-    }
+  if (raw === null || raw === undefined || raw === '') return NO_LABELS;
+  if (typeof raw !== 'string') return tagValues(raw);
+  // consecutive lines of a resource carry the same tags: the last text is compared before the map is asked
+  if (raw === lastTagText) return lastTags;
+  const known = tagTexts.get(raw);
+  if (known !== undefined) {
+    lastTagText = raw;
+    lastTags = known;
+    return known;
   }
+  let tags: unknown;
+  try {
+    tags = JSON.parse(raw);
+  } catch {
+    return remember(tagTexts, raw, `Tags is not valid JSON`);
+  }
+  const out = tagValues(tags);
+  return remember(tagTexts, raw, typeof out === 'string' ? out : Object.freeze(out));
+}
+
+function tagValues(tags: unknown): Record<string, string> | string {
   if (typeof tags !== 'object' || tags === null || Array.isArray(tags)) return 'Tags is not a JSON object';
   const out: Record<string, string> = {};
   for (const [k, v] of tags instanceof Map ? tags : Object.entries(tags)) {
@@ -157,7 +179,7 @@ export function focusRow(r: FocusRecord, state: FocusRowState): CostRow | string
     currency: (r.text('BillingCurrency') ?? '').trim(),
     invoice_month: invoiceMonth,
     cost_type: category ? category.toLowerCase() : null,
-    project_labels: {},
+    project_labels: NO_LABELS,
     resource_labels: tags,
     resource_id: r.text('ResourceId') ?? '',
     // only as a hint for explaining anomalies: a value that is not a number is dropped rather than failing the row
@@ -169,7 +191,7 @@ export function focusRow(r: FocusRecord, state: FocusRowState): CostRow | string
 /** ConsumedQuantity as plain decimal text, or null when absent or not a number. */
 function quantity(raw: string | null): string | null {
   if (raw === null || raw.trim() === '') return null;
-  const v = normaliseDecimal(raw.trim());
+  const v = plainDecimal(raw.trim());
   return v !== null && v.length <= 40 ? v : null;
 }
 
