@@ -16,6 +16,7 @@ import type { BigQuery } from '@google-cloud/bigquery';
 import type { BillingSource, CostRow, ExportRate, SourceItem } from '../../ports/billing-source.ts';
 import type { GcpBillingExport } from '../../ports/gcp-billing-export.ts';
 import { ExportRates } from './export-rates.ts';
+import { normaliseDecimal } from '../../decimal.ts';
 
 export interface BigQueryBillingConfig {
   client: BigQuery;
@@ -81,11 +82,21 @@ export function exportQuery(table: string): string {
   invoice.month AS invoice_month,
   cost_type,
   CAST(SUM(CAST(cost AS NUMERIC)) AS STRING) AS cost,
-  CAST(SUM(IFNULL((SELECT SUM(CAST(c.amount AS NUMERIC)) FROM UNNEST(credits) c), 0)) AS STRING) AS credits
+  CAST(SUM(IFNULL((SELECT SUM(CAST(c.amount AS NUMERIC)) FROM UNNEST(credits) c), 0)) AS STRING) AS credits,
+  -- the usage paid for, in the SKU's usage.unit (one unit per SKU, so the sum is of like things); NULL when any row of
+  -- the group has none, so a partial sum never reads as a usage change
+  IF(COUNTIF(usage.amount IS NULL) > 0, NULL, CAST(SUM(CAST(usage.amount AS NUMERIC)) AS STRING)) AS usage_amount
 FROM \`${table}\`
 WHERE usage_start_time >= TIMESTAMP(@from_day, 'America/Los_Angeles')
   AND usage_start_time < TIMESTAMP(DATE_ADD(@to_day, INTERVAL 1 DAY), 'America/Los_Angeles')
 GROUP BY usage_date, project_id, project_labels, service, sku, resource_labels, currency, currency_conversion_rate, invoice_month, cost_type`;
+}
+
+/** usage.amount as BigQuery's NUMERIC text, or null (none, or not a plain decimal the cost_line column takes). */
+export function quantity(raw: string | null | undefined): string | null {
+  if (raw === null || raw === undefined || raw === '') return null;
+  const v = normaliseDecimal(raw);
+  return v !== null && v.length <= 40 ? v : null;
 }
 
 /** `[{"key":"team","value":"web"}]` (TO_JSON_STRING of a REPEATED key/value RECORD) → `{team: 'web'}`. */
@@ -120,6 +131,8 @@ interface ExportRow {
   cost_type: string | null;
   cost: string | null;
   credits: string | null;
+  /** Absent from answers of older queries (and fakes that do not send it): no quantity. */
+  usage_amount?: string | null;
 }
 
 /** Export rows of the f/v answer as objects by column name (every column is a STRING, or NULL). */
@@ -245,6 +258,8 @@ export function bigQuerySource(o: BigQueryBillingConfig & { billingAccountId: st
           // No effective_cost: the export bills commitments as daily fees with their credits on the covered rows, so
           // billed (cost + credits) is already spread; amortised = billed (docs/decisions-billing.md, "Billed / Amortised").
           currency: r.currency ?? '',
+          // usage.amount: tells a usage rise from a price rise when an anomaly is explained
+          usage_quantity: quantity(r.usage_amount),
           invoice_month: r.invoice_month,
           cost_type: r.cost_type,
           project_labels: projectLabels,
