@@ -45,6 +45,7 @@ import inventoryRoutes from './routes/inventory/index.ts';
 import licenseRoutes from './routes/licenses/index.ts';
 import playbookRoutes from './routes/playbook/index.ts';
 import operationsRoutes from './routes/operations/index.ts';
+import channelRoutes from './routes/channels/index.ts';
 import { operationsInboxPlugin } from './operations/inbox.ts';
 
 /**
@@ -129,6 +130,7 @@ export async function buildApp(given: Config, opts: { logger?: boolean; logStrea
   await app.register(licenseRoutes);
   await app.register(playbookRoutes);
   await app.register(operationsRoutes);
+  await app.register(channelRoutes);
   if (config.OIDC === 'local') {
     await app.register(localOidcProvider, {
       prefix: '/oidc',

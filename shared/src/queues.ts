@@ -25,6 +25,14 @@ export const NotifyCommand = Type.Object({
 });
 export type NotifyCommand = Static<typeof NotifyCommand>;
 
+/** One attempt of one delivery of a notice to a notification channel (a row of channel_delivery). */
+export const NotifyChannelCommand = Type.Object({
+  delivery_id: Type.String({ pattern: '^[0-9a-f-]{36}$' }),
+  /** The attempt this job makes; a job of an attempt the row has left behind ends without sending. */
+  attempt: Type.Integer({ minimum: 1, maximum: 1000 }),
+});
+export type NotifyChannelCommand = Static<typeof NotifyChannelCommand>;
+
 interface QueueDefinition<S extends TSchema, N extends string> {
   /** The one job name within the queue (dotted verb). */
   job: N;
@@ -91,6 +99,11 @@ export const QUEUES = {
    * Sends one e-mail through the Mailer port; the only place that sends mail. A key is sent once ever (`mail_sent`).
    */
   notify: define({ job: 'notify.send', payload: NotifyCommand, jobId: (d) => `notify-${d.key}` }),
+  /**
+   * Delivers one notice to a notification channel (signed webhook, Slack, Microsoft Teams), one attempt per job: a
+   * failure worth retrying queues the next attempt (backoff, Retry-After) until a day has passed, then gives up.
+   */
+  'notify-channel': define({ job: 'notify.channel', payload: NotifyChannelCommand, jobId: (d) => `channel-${d.delivery_id}-${d.attempt}` }),
   /**
    * Housekeeping: drops expired token revocations and sessions past their end; re-queues project requests whose
    * provisioning job was lost.

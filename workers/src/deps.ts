@@ -17,6 +17,7 @@ import type { CloudProvisioning } from '@cc/shared/ports/cloud-provisioning.ts';
 import type { InventorySource } from '@cc/shared/ports/inventory.ts';
 import type { Workspace } from '@cc/shared/ports/workspace.ts';
 import type { FxRatesSource } from '@cc/shared/ports/fx-rates.ts';
+import type { SendPolicy } from '@cc/shared/notification-channels/send.ts';
 
 export interface WorkerDeps {
   pool: Pool;
@@ -53,11 +54,14 @@ export interface WorkerDeps {
   workspace: Workspace;
   /** Exchange rates (FX_RATES=local|ecb) and the drop of every cached chart once new rates are stored. */
   fxRates: { source: FxRatesSource; invalidateCharts: () => Promise<void> };
+  /** What a notification channel's URL may reach (production: https and public addresses only). */
+  channelSendPolicy: SendPolicy;
 }
 
 /** The dependencies of each queue's job. */
 export const JOB_DEPS = {
   notify: ['pool', 'mailer', 'mailDomain'],
+  'notify-channel': ['pool', 'secretBox', 'enqueue', 'channelSendPolicy'],
   maintenance: ['pool', 'enqueue', 'errorLogRetentionDays'],
   'billing-ingest': ['pool', 'billingSources', 'chartCache', 'enqueue'],
   'billing-nightly': ['pool', 'billingSources', 'enqueue', 'nightlyIngest'],

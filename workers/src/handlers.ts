@@ -2,6 +2,7 @@
 import type { Handler, Handlers, QueueName } from '@cc/shared/queues.ts';
 import { missingDeps, type DepsOf } from './deps.ts';
 import { notifyHandler } from './jobs/notify.ts';
+import { notifyChannelHandler } from './jobs/notify-channel.ts';
 import { maintenanceHandler } from './jobs/maintenance.ts';
 import { billingIngestHandler } from './jobs/billing-ingest.ts';
 import { billingNightlyHandler } from './jobs/billing-nightly.ts';
@@ -18,6 +19,7 @@ import { fxRatesHandler } from './jobs/fx-rates.ts';
 // The mapped type makes a queue without a factory, or a factory of the wrong queue, a compile error.
 const FACTORIES: { [Q in QueueName]: (deps: DepsOf<Q>) => Handler<Q> } = {
   notify: notifyHandler,
+  'notify-channel': notifyChannelHandler,
   maintenance: maintenanceHandler,
   'billing-ingest': billingIngestHandler,
   'billing-nightly': billingNightlyHandler,

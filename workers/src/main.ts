@@ -70,6 +70,7 @@ const host = await startWorkers({
     inventorySource: await inventorySourceFromConfig(config, pool),
     workspace: workspaceFromConfig(config, pool),
     fxRates: { source: fxRatesFromConfig(config), invalidateCharts: () => chartCache(producer.redis, config.QUEUE_PREFIX, log).invalidateRates() },
+    channelSendPolicy: { production: config.NODE_ENV === 'production' },
   }),
   installSchedules: true,
   logger: log,

@@ -133,6 +133,15 @@ WITH accounts AS (
     FROM ticket t
    WHERE t.first_response_at IS NULL AND t.status IN ('Open', 'In Progress')
      AND t.created_at < now() - make_interval(mins => ($3::int[])[substr(t.priority, 2)::int])
+  UNION ALL
+  -- notices a notification channel gave up on (a day of retries), until a later one of the channel goes through
+  SELECT 'channel_delivery_failed', 1, ch.customer_id, ch.id::text, max(d.failed_at),
+         format('Notification channel %s: %s notice%s not delivered', ch.name, count(*), CASE count(*) WHEN 1 THEN '' ELSE 's' END),
+         (array_agg(d.last_error ORDER BY d.failed_at DESC))[1], '/customermanagement/update/' || ch.customer_id, NULL, NULL
+    FROM channel_delivery d JOIN notification_channel ch ON ch.id = d.channel_id
+   WHERE d.failed_at IS NOT NULL
+     AND NOT EXISTS (SELECT 1 FROM channel_delivery s WHERE s.channel_id = d.channel_id AND s.delivered_at > d.failed_at)
+   GROUP BY ch.id, ch.customer_id, ch.name
 )
 SELECT i.kind, i.urgency, i.customer_id, c.customer_name, i.kind || ':' || coalesce(i.customer_id, '*') || ':' || i.ref AS id,
        i.what, i.detail, to_json(i.since)#>>'{}' AS since, i.link, i.project_request, i.license_order

@@ -11,8 +11,13 @@ import { screenLink } from '../links.ts';
 import type { Enqueue } from '../producer.ts';
 import type { NotifyCommand } from '../queues.ts';
 import { STEP_LABELS } from './rules.ts';
+import { recordChannelEvent } from '../notification-channels/queue.ts';
+import { eventFromNotice } from '../notification-channels/notices.ts';
 
 export type ProvisioningEvent = 'approved' | 'active' | 'failed';
+
+/** The channel event of each provisioning e-mail: approval is a decision, Active the project created. */
+const CHANNEL_EVENT_OF = { approved: 'project_request.decided', active: 'project_request.created', failed: 'project_request.failed' } as const;
 
 type MailRequest = Pick<ProjectRequestRow, 'id' | 'customer_id' | 'project_name' | 'folder_name' | 'requester' | 'failed_step' | 'error' | 'step_log'>;
 
@@ -72,7 +77,13 @@ export async function enqueueProvisioningMail(
   customerName: string,
   publicUrl: string,
 ): Promise<void> {
+  const mail = provisioningMail(event, r, customerName, publicUrl);
+  // The notification channels hear of it in the same transaction (once per channel: the e-mail's key).
+  await recordChannelEvent(db, enqueue, eventFromNotice(CHANNEL_EVENT_OF[event], mail.key, r.customer_id, mail,
+    screenLink(publicUrl, '/projectprovisioning', { customerId: r.customer_id }),
+    { project_request_id: r.id, project_name: r.project_name, folder_name: r.folder_name, requester: r.requester, event, failed_step: r.failed_step, error: r.error },
+    [{ name: 'Project', value: r.project_name }, { name: 'Folder', value: r.folder_name }, { name: 'Requested by', value: r.requester }]));
   const to = await provisioningRecipients(db, r);
   if (to.length === 0) return;
-  await enqueue('notify', 'notify.send', { to, ...provisioningMail(event, r, customerName, publicUrl) });
+  await enqueue('notify', 'notify.send', { to, ...mail });
 }

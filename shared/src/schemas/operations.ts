@@ -25,6 +25,7 @@ export const INBOX_KINDS = [
   'anomalies_found',
   'alert_over_quota',
   'ticket_first_response_overdue',
+  'channel_delivery_failed',
 ] as const;
 export type InboxKind = (typeof INBOX_KINDS)[number];
 
@@ -40,6 +41,7 @@ export const INBOX_KIND_LABELS: Record<InboxKind, string> = {
   anomalies_found: 'New anomalies',
   alert_over_quota: 'Alerts over quota',
   ticket_first_response_overdue: 'Tickets awaiting a first response',
+  channel_delivery_failed: 'Channel deliveries failed',
 };
 
 export const InboxQuery = Type.Object({

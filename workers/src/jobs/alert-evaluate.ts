@@ -1,4 +1,7 @@
 import type { JobFor } from '@cc/shared/queues.ts';
+import { queueChannelEvent } from '@cc/shared/notification-channels/queue.ts';
+import { eventFromNotice } from '@cc/shared/notification-channels/notices.ts';
+import { screenLink } from '@cc/shared/links.ts';
 import { listPendingNotices, markNoticeSent, recordQuotaCrossings } from '@cc/shared/db/alerts.ts';
 import { addDays, billingToday } from '@cc/shared/time.ts';
 import { markNoticeQueued, queuedNoticeIds } from '@cc/shared/db/alert-delivery.ts';
@@ -33,6 +36,11 @@ export function alertEvaluateHandler(deps: DepsOf<'alert-evaluate'>) {
     const pending = await listPendingNotices(deps.pool, customerId);
     const queued = await queuedNoticeIds(deps.pool, pending.map((n) => String(n.id)));
     for (const n of pending) {
+      // The notification channels hear of it too (once per channel: the same key as the e-mail).
+      await queueChannelEvent(deps.pool, deps.enqueue, eventFromNotice('alert.over_quota', `alert-${n.alert_id}-${n.month}`, n.customer_id, alertNotice(n, deps.publicUrl),
+        screenLink(deps.publicUrl, '/billing/alerts', { customerId: n.customer_id }),
+        { alert_id: n.alert_id, month: n.month, billing_account_id: n.billing_account_id, spend: n.spend, quota: n.quota, currency: n.currency },
+        [{ name: 'Spend', value: `${n.spend} ${n.currency}` }, { name: 'Quota', value: `${n.quota} ${n.currency}` }, { name: 'Billing account', value: n.billing_account_id }]));
       if (n.recipients.length === 0) {
         await markNoticeSent(deps.pool, n.id, n.recipients);
       } else if (!queued.has(String(n.id))) {

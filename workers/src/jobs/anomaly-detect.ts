@@ -1,4 +1,7 @@
 import { createHash } from 'node:crypto';
+import { queueChannelEvent } from '@cc/shared/notification-channels/queue.ts';
+import { eventFromNotice } from '@cc/shared/notification-channels/notices.ts';
+import { screenLink } from '@cc/shared/links.ts';
 import type { JobFor } from '@cc/shared/queues.ts';
 import { withTransaction } from '@cc/shared/db/pool.ts';
 import { detectAnomalies, listUnnotifiedAnomalies, markAnomaliesNotified, type UnnotifiedAnomaly } from '@cc/shared/db/anomalies.ts';
@@ -36,8 +39,13 @@ async function notifyNewAnomalies(deps: DepsOf<'anomaly-detect'>, date: string, 
   let sent = 0;
   for (const anomalies of groups.values()) {
     const first = anomalies[0];
+    const mail = anomalyNotice(first.customer_name, first.billing_account_id, date, anomalies, deps.publicUrl, await sentences(deps, anomalies));
+    // The notification channels hear of it whoever is on the alert list (once per channel: the e-mail's key).
+    await queueChannelEvent(deps.pool, deps.enqueue, eventFromNotice('anomaly.found', noticeKey(anomalies), first.customer_id, mail,
+      screenLink(deps.publicUrl, '/anomalydetection', { customerId: first.customer_id, billingAccountId: first.billing_account_id }),
+      { date, billing_account_id: first.billing_account_id, anomalies: anomalies.map((a) => ({ id: a.id, project_id: a.project_id, service: a.service, currency: a.currency, cost: a.to_date_cost, mean_cost: a.mean_cost })) },
+      [{ name: 'Day', value: date }, { name: 'Billing account', value: first.billing_account_id }, { name: 'Anomalies', value: String(anomalies.length) }]));
     if (first.recipients.length > 0) {
-      const mail = anomalyNotice(first.customer_name, first.billing_account_id, date, anomalies, deps.publicUrl, await sentences(deps, anomalies));
       await deps.enqueue('notify', 'notify.send', { to: first.recipients, ...mail, key: noticeKey(anomalies) });
       sent += 1;
     }

@@ -4,6 +4,8 @@
  * run repeated or run twice at once places nothing more.
  */
 import { withTransaction, type Pool } from '@cc/shared/db/pool.ts';
+import { queueChannelEvent } from '@cc/shared/notification-channels/queue.ts';
+import { licenseOrderEvent } from '@cc/shared/notification-channels/notices.ts';
 import { applySeats, asActor, licenseCustomers } from '@cc/shared/db/licenses/licenses.ts';
 import { listPendingAutoOrders, orderRecipients, placeDueAutoOrders } from '@cc/shared/db/licenses/orders.ts';
 import { WorkspaceError, type Workspace } from '@cc/shared/ports/workspace.ts';
@@ -48,6 +50,7 @@ export async function syncLicenses(deps: LicenseSyncDeps, customerId: string | n
   result.ordered = (await placeDueAutoOrders(deps.pool, customerId, AUTO_ORDER_BY)).map((o) => o.order_id);
   for (const o of await listPendingAutoOrders(deps.pool, customerId)) {
     const { customer_name, recipients } = await orderRecipients(deps.pool, o.customer_id);
+    await queueChannelEvent(deps.pool, deps.enqueue, licenseOrderEvent('placed', o, customer_name, deps.publicUrl));
     if (recipients.length === 0) continue;
     await deps.enqueue('notify', 'notify.send', { to: recipients, ...licenseOrderNotice(o, customer_name, deps.publicUrl), key: `license-order-${o.order_id}` });
   }

@@ -1,4 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { recordChannelEvent } from '@cc/shared/notification-channels/queue.ts';
+import { licenseOrderEvent } from '@cc/shared/notification-channels/notices.ts';
 import type { Workspace } from '@cc/shared/ports/workspace.ts';
 import { ErrorBody, withErrors } from '@cc/shared/schemas/common.ts';
 import { LicenseOrder, OrderDecisionParams } from '@cc/shared/schemas/licenses.ts';
@@ -31,7 +33,11 @@ export const licenseDecisions: FastifyPluginAsyncTypebox<{ workspace: Workspace 
           throw new errors.providerFailed(decision.error);
         case 'done':
           // The seats are added: the sync is recorded durably (no 503 for a Redis outage after the decision stood).
-          if (req.params.approve === 'true') await app.outbox.transaction((_tx, enqueue) => enqueue('license', 'license.sync', { customer_id: customer.customer_id }));
+          await app.outbox.transaction(async (tx, enqueue) => {
+            if (req.params.approve === 'true') await enqueue('license', 'license.sync', { customer_id: customer.customer_id });
+            // the customer's notification channels hear of the decision (once per order and status)
+            await recordChannelEvent(tx, enqueue, licenseOrderEvent('decided', decision.order, customer.customer_name, app.config.PUBLIC_URL));
+          });
           return decision.order;
       }
     },

@@ -1,4 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { recordChannelEvent } from '@cc/shared/notification-channels/queue.ts';
+import { licenseOrderEvent } from '@cc/shared/notification-channels/notices.ts';
 import type { FastifyRequest } from 'fastify';
 import type { Workspace } from '@cc/shared/ports/workspace.ts';
 import { ErrorBody, withErrors } from '@cc/shared/schemas/common.ts';
@@ -56,6 +58,11 @@ export const licenseWrites: FastifyPluginAsyncTypebox<{ workspace: Workspace }> 
         response: withErrors({ 201: LicenseOrder }),
       },
     },
-    async (req, reply) => reply.code(201).send(await placeOrder(writer(req), req.customer, req.body)),
+    async (req, reply) => {
+      const order = await placeOrder(writer(req), req.customer, req.body);
+      // the customer's notification channels hear of the order (recorded durably; the order stands either way)
+      await app.outbox.transaction((tx, enqueue) => recordChannelEvent(tx, enqueue, licenseOrderEvent('placed', order, req.customer.customer_name, app.config.PUBLIC_URL)));
+      return reply.code(201).send(order);
+    },
   );
 };

@@ -1,4 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { recordChannelEvent } from '@cc/shared/notification-channels/queue.ts';
+import { projectRejectedEvent } from '@cc/shared/notification-channels/notices.ts';
 import { approveProjectRequests, rejectProjectRequests, retryProjectRequests } from '@cc/shared/db/provisioning.ts';
 import { enqueueProvisioning } from '@cc/shared/provisioning/jobs.ts';
 import { enqueueProvisioningMail } from '@cc/shared/provisioning/mails.ts';
@@ -43,7 +45,12 @@ const decisions: FastifyPluginAsyncTypebox = async (app) => {
       schema: { tags, summary: 'Reject the selected pending or Failed requests (their project ids become free)', params: ProvisioningParams, body: ProjectIdsBody, response: withErrors({ 200: ProjectRejectAnswer }) },
     },
     async (req) => {
-      const { changed, refused } = await rejectProjectRequests(app.pg, req.customer.customer_id, req.body.ids, req.auth!.email);
+      // the rejections and their notices to the customer's notification channels commit together
+      const { changed, refused } = await app.outbox.transaction(async (tx, enqueue) => {
+        const decided = await rejectProjectRequests(tx, req.customer.customer_id, req.body.ids, req.auth!.email);
+        for (const r of decided.changed) await recordChannelEvent(tx, enqueue, projectRejectedEvent(r, req.auth!.email, app.config.PUBLIC_URL));
+        return decided;
+      });
       return { rejected: changed.map(toRecord), refused };
     },
   );

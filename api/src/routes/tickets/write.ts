@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { recordChannelEvent } from '@cc/shared/notification-channels/queue.ts';
+import { ticketCommentEvent } from '@cc/shared/notification-channels/notices.ts';
 import { randomUUID } from 'node:crypto';
-import { withTransaction, type Queryable } from '@cc/shared/db/pool.ts';
+import type { Queryable } from '@cc/shared/db/pool.ts';
 import type { Enqueue } from '@cc/shared/producer.ts';
 import type { TenantCustomer } from '@cc/shared/db/customers.ts';
 import { listMembers } from '@cc/shared/db/customers-write.ts';
@@ -100,7 +102,7 @@ export function ticketWrites(store: AttachmentStore): FastifyPluginAsyncTypebox 
       },
       async (req, reply) => {
         const user = req.auth!;
-        const saved = await withTransaction(app.pg, async (tx) => {
+        const saved = await app.outbox.transaction(async (tx, outboxEnqueue) => {
           const t = await ticketOr404(tx, req.params.key, { forUpdate: true });
           rule(() => checkOpenForChanges(t.status));
           const message = rule(() => checkCommentMessage(req.body.message));
@@ -120,6 +122,8 @@ export function ticketWrites(store: AttachmentStore): FastifyPluginAsyncTypebox 
             current_status: next ?? null,
           });
           await markTicketUpdated(tx, t.id, user.email);
+          // the customer's notification channels hear of the provider's comments, with the comment
+          if (user.admin) await recordChannelEvent(tx, outboxEnqueue, ticketCommentEvent(t, c, app.config.PUBLIC_URL));
           return c;
         });
         await enqueueSync(app, { op: 'comment', ticket_id: saved.ticket_id, ref: saved.id });

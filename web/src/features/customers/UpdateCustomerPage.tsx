@@ -13,11 +13,12 @@ import { CustomerMemberTab, MEMBER_TABS } from './CustomerMemberTab.tsx';
 import { formFromCustomer } from './form/customer-convert.ts';
 import { useUpdateCustomerMutation } from './customersApi.ts';
 import { BillingExportSources } from './BillingExportSources.tsx';
+import { ChannelsPanel } from './channels/ChannelsPanel.tsx';
 import styles from './Customers.module.css';
 
 const asList = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
 
-/** Tabs Customer Info, User Access, R.A.T Notification, Billing Alert Notification (spec 001 §2.4). */
+/** Tabs Customer Info, User Access, R.A.T Notification, Billing Alert Notification (spec 001 §2.4), Notification channels. */
 export function UpdateCustomerPage({ route, params }: PageProps) {
   const id = routeParam(params.id);
   const [, navigate] = useLocation();
@@ -47,6 +48,7 @@ export function UpdateCustomerPage({ route, params }: PageProps) {
             {t.title}
           </UnderlinePanels.Tab>
         ))}
+        <UnderlinePanels.Tab>Notification channels</UnderlinePanels.Tab>
         <UnderlinePanels.Panel>
           <CustomerInfoForm
             key={JSON.stringify(customer)}
@@ -77,6 +79,9 @@ export function UpdateCustomerPage({ route, params }: PageProps) {
             />
           </UnderlinePanels.Panel>
         ))}
+        <UnderlinePanels.Panel>
+          <ChannelsPanel customerId={customer.customer_id} />
+        </UnderlinePanels.Panel>
       </UnderlinePanels>
     </Page>
   );
