@@ -89,8 +89,9 @@ export async function findExplanation(
 
 /**
  * What happened from the day before to the day after the anomaly's day (US/Pacific days), for the same customer:
- * the project created by provisioning, tickets naming the project raised or resolved, license orders placed or
- * decided, and the billing files (not the nightly syncs) that loaded or corrected that day.
+ * the project created by provisioning or its budget set, tickets naming the project raised or resolved, license
+ * orders placed or decided, the billing files (not the nightly syncs) that loaded or corrected that day, and changes
+ * of the customer's currency or of a viewer's filters (customer_setting_change, written by triggers).
  */
 export async function listAroundEvents(
   db: Queryable,
@@ -107,6 +108,33 @@ export async function listAroundEvents(
          FROM project_request p, span
         WHERE p.customer_id = $1 AND p.project_name = $4 AND p.state <> 'Rejected'
           AND coalesce(p.completed_at, p.created_at) >= span.t0 AND coalesce(p.completed_at, p.created_at) < span.t1
+       UNION ALL
+       SELECT 'budget_set', (e.v ->> 'at')::timestamptz,
+              -- the step's detail is '<budget name>: <amount>'; the amount is what the reader needs
+              format('the budget of project %s was set by provisioning (%s)', p.project_name, regexp_replace(e.v ->> 'detail', '^[^:]*: ', '')),
+              '/projectprovisioning', false
+         FROM project_request p CROSS JOIN LATERAL jsonb_array_elements(p.step_log) AS e(v), span
+        WHERE p.customer_id = $1 AND p.project_name = $4 AND e.v ->> 'step' = 'budget' AND e.v ->> 'outcome' = 'done'
+          AND (e.v ->> 'at')::timestamptz >= span.t0 AND (e.v ->> 'at')::timestamptz < span.t1
+       UNION ALL
+       SELECT 'currency_changed', s.at, format('the customer''s currency was changed from %s to %s', s.from_value, s.to_value),
+              '/customermanagement/view', true
+         FROM customer_setting_change s, span
+        WHERE s.customer_id = $1 AND s.kind = 'currency' AND s.at >= span.t0 AND s.at < span.t1
+       UNION ALL
+       -- one event per viewer and save, with what the save changed (a save that drops the filters and adds the same
+       -- ones again changed nothing and is not listed)
+       SELECT 'viewer_filters_changed', max(n.at),
+              format('the project-label filters of viewer %s were changed (%s)', n.user_id,
+                     string_agg(CASE WHEN n.net > 0 THEN 'added ' ELSE 'removed ' END || n.v, ', ' ORDER BY n.net DESC, n.v)),
+              '/billing/viewers', true
+         FROM (SELECT s.user_id, s.xact, coalesce(s.to_value, s.from_value) AS v, max(s.at) AS at,
+                      sum(CASE WHEN s.kind = 'viewer_filter_added' THEN 1 ELSE -1 END) AS net
+                 FROM customer_setting_change s, span
+                WHERE s.customer_id = $1 AND s.kind IN ('viewer_filter_added', 'viewer_filter_removed') AND s.at >= span.t0 AND s.at < span.t1
+                GROUP BY s.user_id, s.xact, coalesce(s.to_value, s.from_value)) n
+        WHERE n.net <> 0
+        GROUP BY n.user_id, n.xact
        UNION ALL
        SELECT 'ticket_raised', t.created_at, format('ticket %s ''%s'' was raised', coalesce(t.jira_key, 'new'), t.summary),
               '/supportrequest/view/' || coalesce(t.jira_key, t.id::text), false

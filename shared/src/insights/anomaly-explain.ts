@@ -46,14 +46,24 @@ export interface StoredExplanation {
 
 /** Something the portal did around an anomaly's day. */
 export interface AroundEvent {
-  kind: 'project_created' | 'license_order_placed' | 'license_order_decided' | 'ticket_raised' | 'ticket_resolved' | 'billing_correction' | 'billing_file';
+  kind:
+    | 'project_created'
+    | 'budget_set'
+    | 'license_order_placed'
+    | 'license_order_decided'
+    | 'ticket_raised'
+    | 'ticket_resolved'
+    | 'billing_correction'
+    | 'billing_file'
+    | 'currency_changed'
+    | 'viewer_filters_changed';
   /** When it happened (ISO timestamp). */
   at: string;
   /** What it was, in a few words (the reader's language, no ids but the object's own name). */
   text: string;
   /** Where to see it in the portal (an app path). */
   link: string;
-  /** true: about the whole customer (a license order, a billing file), not only the anomaly's project. */
+  /** true: about the whole customer (a license order, a billing file, its currency, a viewer's filters), not only the anomaly's project. */
   customer_wide: boolean;
 }
 
@@ -146,7 +156,18 @@ function relativeDay(at: string, date: string): string {
 }
 
 /** Which event the sentence names when several happened: the most likely cause of a rise first. */
-const EVENT_ORDER: readonly AroundEvent['kind'][] = ['project_created', 'billing_correction', 'ticket_raised', 'ticket_resolved', 'billing_file', 'license_order_decided', 'license_order_placed'];
+const EVENT_ORDER: readonly AroundEvent['kind'][] = [
+  'project_created',
+  'budget_set',
+  'billing_correction',
+  'currency_changed',
+  'ticket_raised',
+  'ticket_resolved',
+  'billing_file',
+  'license_order_decided',
+  'license_order_placed',
+  'viewer_filters_changed',
+];
 
 export interface SentenceContext {
   date: string;
