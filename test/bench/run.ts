@@ -8,7 +8,7 @@
  * measures the 50-million step: ~6 minutes, ~18 GB of disk).
  * The web app's weight per route is read from the last `make build` (web/dist).
  * BENCH_ONLY (default: all) runs only the named parts, comma-separated: web, ingest, file-ingest, chart, areas,
- * forecast, anomaly, growth. The chart benchmark reads the ingest benchmark's rows, so `chart` runs `ingest` too.
+ * forecast, anomaly, growth, browser (Chromium over four screens; needs web/dist). The chart benchmark reads the ingest benchmark's rows, so `chart` runs `ingest` too.
  */
 import { benchContext } from './context.ts';
 import { ingestBench } from './ingest.bench.ts';
@@ -19,6 +19,7 @@ import { anomalyDetectBench } from './anomaly-detect.bench.ts';
 import { areasBench } from './areas.bench.ts';
 import { printRouteWeights } from './web-bundle.ts';
 import { growthBench } from './growth.bench.ts';
+import { browserBench } from './browser.bench.ts';
 
 const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((s) => s.trim())) : null;
 const runs = (name: string) => only === null || only.has(name) || (name === 'ingest' && only.has('chart'));
@@ -27,7 +28,7 @@ if (runs('web')) {
   console.log('# web: gzipped JavaScript each route loads (entry + page chunk + what it draws on arrival)');
   printRouteWeights();
 }
-if (['ingest', 'file-ingest', 'chart', 'areas', 'forecast'].some(runs)) {
+if (['ingest', 'file-ingest', 'chart', 'areas', 'forecast', 'browser'].some(runs)) {
   const ctx = await benchContext();
   try {
     if (runs('ingest')) {
@@ -45,6 +46,10 @@ if (['ingest', 'file-ingest', 'chart', 'areas', 'forecast'].some(runs)) {
     if (runs('areas')) {
       console.log('# inventory, license and provisioning routes beside a bare route');
       await areasBench(ctx);
+    }
+    if (runs('browser')) {
+      console.log('# browser: time to the first drawn chart or table and Largest Contentful Paint, cold and warm, beside a blank page');
+      await browserBench(ctx);
     }
     if (runs('forecast')) {
       console.log('# forecast backtest vs naive baseline');

@@ -4,6 +4,7 @@ import { buildFigure, MARGIN, seriesColor } from './chart-figure.ts';
 import { formatMoney } from './format.ts';
 import { visibleLabel } from './label-text.ts';
 import { loadPlotly, type PlotlyApi } from '../../common/plotly-loader.ts';
+import { markDrawn } from '../../common/drawn.ts';
 import type { ChartPayload, SpendSummary } from '@cc/shared/schemas/billing.ts';
 import placeholderUrl from './chart-placeholder.svg';
 import styles from './SpendChart.module.css';
@@ -69,7 +70,7 @@ function PlotlyBars({ payload, loading, currency, title }: { payload: ChartPaylo
     const el = box.current;
     if (!plotly || !el || width === 0) return;
     const figure = buildFigure(payload, width - MARGIN.l - MARGIN.r, currency);
-    void plotly.react(el, figure.data, { ...figure.layout, width }, figure.config);
+    void plotly.react(el, figure.data, { ...figure.layout, width }, figure.config).then(() => markDrawn('billing-chart'));
   }, [plotly, payload, width, currency]);
 
   useEffect(() => {

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { Banner } from '@primer/react';
 import { useSearch } from 'wouter';
 import type { InventoryItem } from '@cc/shared/schemas/inventory.ts';
@@ -9,6 +10,7 @@ import { RaiseTicketButton } from './RaiseTicketButton.tsx';
 import { inventoryTicket } from './inventory-ticket.ts';
 import { assetFilterOf } from './asset-link.ts';
 import type { NewTicketPrefill } from '../tickets/prefill.ts';
+import { markDrawn } from '../../common/drawn.ts';
 
 const NONE: readonly InventoryItem[] = [];
 
@@ -27,6 +29,10 @@ export function AssetTable({ customer, onTicket }: { customer: string; onTicket?
   const list = useServerList<InventoryItem>((a) => a.asset_name, customer, initialFilter);
   const { data, error, isFetching } = useListAssetsQuery({ customer, query: list.query });
   const rows = data?.items ?? NONE;
+  // after the commit that put the first page's rows in the table
+  useEffect(() => {
+    if (data) markDrawn('inventory-table');
+  }, [data]);
   const count = list.selectedRows.length;
   return (
     <>

@@ -3,6 +3,7 @@ import type { GraphNode, InventoryGraph } from '@cc/shared/schemas/inventory.ts'
 import { ANIMATION_MS, GRAPH_SIZE, LABEL_FIT_PADDING, LABELLED_NODES_MAX, LEVEL_DISTANCE, LabelPlacer, NEAREST_LABELS, drawNodeLabel, labelsShown, nodeColor, nodeLabelElement, prominentNodes, type DagMode, type GraphDimension } from './graph-view.ts';
 import { startLabelLayer, type Point } from './label-layer.ts';
 import styles from './inventory.module.css';
+import { markDrawn } from '../../common/drawn.ts';
 
 type Positioned = GraphNode & { x?: number; y?: number; z?: number };
 
@@ -139,6 +140,8 @@ export function GraphCanvas({ dimension, graph, dagMode, focusId, onNodeClick, o
         else {
           renderer.current = r;
           setReady(true);
+          // the frame after the one the nodes were first drawn in
+          requestAnimationFrame(() => requestAnimationFrame(() => markDrawn('inventory-graph')));
         }
       },
       (err: unknown) => !cancelled && latest.current.onError(err instanceof Error ? err.message : String(err)),

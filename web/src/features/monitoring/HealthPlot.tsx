@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Banner, Button, Spinner } from '@primer/react';
 import { GraphIcon, TableIcon } from '@primer/octicons-react';
 import { loadPlotly, type PlotlyApi } from '../../common/plotly-loader.ts';
+import { markDrawn } from '../../common/drawn.ts';
 import type { ChartTable, Figure } from './health-charts.ts';
 import styles from './Kiosk.module.css';
 
@@ -32,7 +33,7 @@ export function HealthPlot({ title, figure, empty }: { title: string; figure: Fi
     const el = box.current;
     if (!plotly || !el || asTable) return;
     // autosize: plotly takes the box's size, which the panel's CSS sets (laptop or wall screen)
-    void plotly.react(el, figure.data, { ...figure.layout, autosize: true }, figure.config);
+    void plotly.react(el, figure.data, { ...figure.layout, autosize: true }, figure.config).then(() => markDrawn('health-chart'));
     return () => plotly.purge(el);
   }, [plotly, figure, asTable]);
 
