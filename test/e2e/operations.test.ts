@@ -48,6 +48,9 @@ t.test('an admin decides a project request and a license order from the operatio
   t.teardown(() => context.close());
   const page = await context.newPage();
   await signIn(page, base, 'admin@commandcenter.local');
+  // the admin's landing page: the inbox, not the Billing dashboard
+  await page.getByRole('heading', { name: 'Operations', exact: true }).waitFor();
+  t.equal(new URL(page.url()).pathname, '/operations', 'an admin lands on /operations after signing in');
   const menu = page.getByRole('navigation', { name: 'Side menu' });
   await menu.getByRole('link', { name: /^Operations/ }).click();
   await page.getByRole('heading', { name: 'Operations', exact: true }).waitFor();
@@ -97,6 +100,9 @@ t.test('an admin decides a project request and a license order from the operatio
     const p = await other.newPage();
     await signIn(p, base, email);
     await p.getByRole('navigation', { name: 'Side menu' }).waitFor();
+    // customers and viewers keep landing on the Billing dashboard
+    await p.getByRole('heading', { name: 'Billing', exact: true }).waitFor();
+    t.equal(new URL(p.url()).pathname, '/', `${email} lands on the Billing dashboard`);
     t.equal(await p.getByRole('navigation', { name: 'Side menu' }).getByRole('link', { name: /^Operations/ }).count(), 0, `${email}: no Operations item`);
     for (const path of ['/operations', '/operations/spend']) {
       await p.goto(`${base}${path}`);

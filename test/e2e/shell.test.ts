@@ -43,6 +43,14 @@ t.test('web shell per role', async (t) => {
       const page = await context.newPage();
       await signIn(page, base, email);
       await page.getByRole('navigation', { name: 'Side menu' }).waitFor();
+      if (email.startsWith('admin')) {
+        // an admin lands on the operations inbox; Billing is one menu item away
+        await page.getByRole('heading', { name: 'Operations', exact: true }).waitFor();
+        t.equal(new URL(page.url()).pathname, '/operations', 'the admin lands on /operations');
+        await page.getByRole('navigation', { name: 'Side menu' }).getByRole('link', { name: 'Billing', exact: true }).click();
+      } else {
+        t.equal(new URL(page.url()).pathname, '/', `${email} lands on the Billing dashboard`);
+      }
       t.same(await settledMenu(page, expected), expected, 'side menu in the spec order, gated by flags and permissions');
       const billingPicker = page.getByRole('combobox', { name: 'Billing account' });
       if (email.startsWith('victor')) t.equal(await billingPicker.count(), 0, 'no billing account picker for customerViewer');

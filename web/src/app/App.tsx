@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useRef } from 'react';
 import { useLocation, useRoute } from 'wouter';
 import { MESSAGES } from '@cc/shared/constants.ts';
 import { useAppDispatch, useAppSelector } from './hooks.ts';
@@ -37,6 +37,7 @@ export function App() {
   const session = useAppSelector((s) => s.session);
   useConfirmToken();
   useEndSessionWithoutCustomers();
+  useAdminLanding();
   const [location, navigate] = useLocation();
 
   // After signing in again, /logout must not sign the user straight out.
@@ -95,6 +96,33 @@ export function App() {
       <AppShell />
     </LoggingErrorBoundary>
   );
+}
+
+/** The admin's landing page: the operations inbox across every customer (docs/decisions-operations.md). */
+export const ADMIN_LANDING = '/operations';
+
+/**
+ * After a sign-in on the app's root, an admin lands on the operations inbox; customers and viewers stay on the root
+ * (the Billing dashboard). Only a sign-in in this window counts: a reload of `/`, a link to it or the Billing menu
+ * item keep showing the dashboard, and a sign-in reached from a deep link stays on that link.
+ */
+function useAdminLanding() {
+  const session = useAppSelector((s) => s.session);
+  const [location, navigate] = useLocation();
+  const signingIn = useRef(false);
+  const ready = session.status === 'signedIn' && !!session.claims && session.claims.perms.length > 0;
+  const admin = ready && session.claims!.admin;
+
+  // before the first paint of the signed-in app, so the dashboard neither flashes nor takes a click meant for the inbox
+  useLayoutEffect(() => {
+    if (session.status === 'anonymous') {
+      signingIn.current = true;
+      return;
+    }
+    if (!ready || !signingIn.current) return;
+    signingIn.current = false;
+    if (admin && location === '/') navigate(ADMIN_LANDING, { replace: true });
+  }, [session.status, ready, admin, location, navigate]);
 }
 
 /** A session not yet confirmed (start-up, social sign-in): refresh it (the cookie) to learn the current claims. */
