@@ -40,7 +40,7 @@ async function failedLicenseSyncs(app: FastifyInstance): Promise<FailedLicenseSy
 async function computeInbox(app: FastifyInstance, seenAt: string | null): Promise<InboxItem[]> {
   const licenseSyncFailures = await failedLicenseSyncs(app);
   // through the replica once it has every write acknowledged before this computation began (docs/scaling.md)
-  return app.pgRead.fresh((db) =>
+  const items = await app.pgRead.fresh((db) =>
     listInbox(db, {
       today: billingToday(),
       anomaliesSeenAt: seenAt,
@@ -49,6 +49,8 @@ async function computeInbox(app: FastifyInstance, seenAt: string | null): Promis
       licenseSyncFailures,
     }),
   );
+  indexOf(items); // made here, in the background, not by the first page read of the answer
+  return items;
 }
 
 interface Kept<T> {
@@ -153,9 +155,62 @@ export interface InboxPage {
   counts: Record<InboxKind, number>;
 }
 
+/** The items of one customer filter (or of all customers), with their counts per kind and, once asked, per kind. */
+interface Scope {
+  items: readonly InboxItem[];
+  counts: Record<InboxKind, number>;
+  byKind: Map<InboxKind, InboxItem[]> | null;
+}
+
+interface Indexed {
+  all: Scope;
+  byCustomer: Map<string, Scope>;
+}
+
+/**
+ * Each kept answer's index, made once per answer rather than per request: with 500 customers an answer holds
+ * thousands of items, and filtering and counting them on every page read was most of the route's own time.
+ * Keyed by the answer's array, which a kept answer keeps until it is replaced (then the index goes with it).
+ */
+const indexes = new WeakMap<readonly InboxItem[], Indexed>();
+
+function scopeOf(items: readonly InboxItem[]): Scope {
+  return { items, counts: countByKind(items), byKind: null };
+}
+
+function indexOf(all: readonly InboxItem[]): Indexed {
+  let index = indexes.get(all);
+  if (index) return index;
+  const grouped = new Map<string, InboxItem[]>();
+  for (const item of all) {
+    if (item.customer_id === null) continue;
+    let list = grouped.get(item.customer_id);
+    if (!list) grouped.set(item.customer_id, (list = []));
+    list.push(item);
+  }
+  index = { all: scopeOf(all), byCustomer: new Map([...grouped].map(([id, items]) => [id, scopeOf(items)])) };
+  indexes.set(all, index);
+  return index;
+}
+
+function ofKind(scope: Scope, kind: InboxKind): readonly InboxItem[] {
+  if (!scope.byKind) {
+    scope.byKind = new Map();
+    for (const item of scope.items) {
+      let list = scope.byKind.get(item.kind);
+      if (!list) scope.byKind.set(item.kind, (list = []));
+      list.push(item);
+    }
+  }
+  return scope.byKind.get(kind) ?? [];
+}
+
+const NO_ITEMS: Scope = scopeOf([]);
+
 /** One page of the items of a kind and customer; counts per kind over the customer filter alone (the filter's badges). */
 export function pageOf(all: readonly InboxItem[], q: { kind?: InboxKind; for_customer?: string; offset: number; limit: number }): InboxPage {
-  const ofCustomer = q.for_customer === undefined ? all : all.filter((i) => i.customer_id === q.for_customer);
-  const matching = q.kind === undefined ? ofCustomer : ofCustomer.filter((i) => i.kind === q.kind);
-  return { items: matching.slice(q.offset, q.offset + q.limit), total: matching.length, counts: countByKind(ofCustomer) };
+  const index = indexOf(all);
+  const scope = q.for_customer === undefined ? index.all : (index.byCustomer.get(q.for_customer) ?? NO_ITEMS);
+  const matching = q.kind === undefined ? scope.items : ofKind(scope, q.kind);
+  return { items: matching.slice(q.offset, q.offset + q.limit), total: matching.length, counts: { ...scope.counts } };
 }
