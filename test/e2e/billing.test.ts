@@ -516,6 +516,9 @@ t.test('billing dashboard', async (t) => {
     t.teardown(() => context.close());
     const page = await context.newPage();
     await signIn(page, base, 'admin@commandcenter.local');
+    // an admin lands on the operations inbox; the dashboard is the root
+    await page.waitForURL(`${base}/operations`);
+    await page.goto(base);
     await page.getByRole('combobox', { name: 'Customer' }).selectOption('acme-corp');
     await chartDrawn(page);
     for (const name of ['Viewers', 'Alerts', 'Export', 'Settings']) {
