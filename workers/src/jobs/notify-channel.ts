@@ -1,5 +1,6 @@
 import type { JobFor } from '@cc/shared/queues.ts';
 import { withClient } from '@cc/shared/db/pool.ts';
+import { publishAfterCommit } from '@cc/shared/outbox.ts';
 import type { DepsOf } from '../deps.ts';
 import { deliverAttempt } from '../notification-channels/deliver.ts';
 
@@ -10,14 +11,18 @@ import { deliverAttempt } from '../notification-channels/deliver.ts';
  * holding it loses its connection, and with it the lock.
  */
 export function notifyChannelHandler(deps: DepsOf<'notify-channel'>) {
-  return (job: JobFor<'notify-channel'>) =>
-    withClient(deps.pool, async (lock) => {
+  return async (job: JobFor<'notify-channel'>) => {
+    const { recorded, ...result } = await withClient(deps.pool, async (lock) => {
       const key = `notify-channel:${job.data.delivery_id}`;
       await lock.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [key]);
       try {
-        return await deliverAttempt(deps, job.data);
+        return await deliverAttempt(lock, deps, job.data);
       } finally {
         await lock.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [key]);
       }
     });
+    // the next attempt's job, committed above: queued now if Redis answers, else by the reconciler
+    await publishAfterCommit(deps.enqueue, recorded);
+    return result;
+  };
 }

@@ -13,9 +13,8 @@ import { UnrecoverableError } from 'bullmq';
 import { deliveryRequest } from '@cc/shared/notification-channels/bodies.ts';
 import { postJson, RefusedDestination, type SendAnswer, type SendPolicy } from '@cc/shared/notification-channels/send.ts';
 import { findDelivery, markAttemptStarted, markDelivered, markGivenUp, markRetry, type AttemptOutcome } from '@cc/shared/db/notification-channels.ts';
-import { enqueueInTransaction, publishAfterCommit } from '@cc/shared/outbox.ts';
-import { withTransaction, type Pool } from '@cc/shared/db/pool.ts';
-import type { Enqueue } from '@cc/shared/producer.ts';
+import { enqueueInTransaction } from '@cc/shared/outbox.ts';
+import type pg from 'pg';
 import type { SecretBox } from '@cc/shared/secret-box.ts';
 import type { NotifyChannelCommand } from '@cc/shared/queues.ts';
 
@@ -25,10 +24,15 @@ export const FIRST_RETRY_MS = 1000;
 export const MAX_RETRY_MS = 60 * 60 * 1000;
 
 export interface DeliverDeps {
-  pool: Pool;
   secretBox: SecretBox;
-  enqueue: Enqueue;
   channelSendPolicy: SendPolicy;
+}
+
+export interface AttemptResult {
+  outcome: string;
+  status?: number | null;
+  /** Outbox rows of the next attempt, committed: the caller publishes them once it let go of its connection. */
+  recorded: string[];
 }
 
 /** Retry-After in seconds or as an HTTP date (RFC 9110 §10.2.3), in ms from `now`; null when absent or unreadable. */
@@ -60,24 +64,28 @@ function judge(answer: SendAnswer, attempt: number, now: number): Verdict {
   return { kind: 'give-up', outcome: { ...outcome, error: `answered ${answer.status}` } };
 }
 
-/** Makes the attempt `cmd.attempt` of delivery `cmd.delivery_id`, if it is still the one due. */
-export async function deliverAttempt(deps: DeliverDeps, cmd: NotifyChannelCommand): Promise<{ outcome: string; status?: number | null }> {
-  const d = await findDelivery(deps.pool, cmd.delivery_id);
-  if (!d) return { outcome: 'skipped: the channel was deleted' };
-  if (d.delivered_at) return { outcome: 'skipped: already delivered' };
-  if (d.failed_at) return { outcome: 'skipped: given up' };
-  if (d.attempt !== cmd.attempt) return { outcome: `skipped: attempt ${cmd.attempt} superseded by ${d.attempt}` };
+/**
+ * Makes the attempt `cmd.attempt` of delivery `cmd.delivery_id`, if it is still the one due. Everything goes through
+ * `db`, the one connection the job holds (with its lock): a job never waits for a second connection of the pool
+ * while holding one, so concurrent jobs cannot starve each other of connections.
+ */
+export async function deliverAttempt(db: pg.PoolClient, deps: DeliverDeps, cmd: NotifyChannelCommand): Promise<AttemptResult> {
+  const d = await findDelivery(db, cmd.delivery_id);
+  if (!d) return { outcome: 'skipped: the channel was deleted', recorded: [] };
+  if (d.delivered_at) return { outcome: 'skipped: already delivered', recorded: [] };
+  if (d.failed_at) return { outcome: 'skipped: given up', recorded: [] };
+  if (d.attempt !== cmd.attempt) return { outcome: `skipped: attempt ${cmd.attempt} superseded by ${d.attempt}`, recorded: [] };
   let url: string;
   let secret: string | null;
   try {
     url = deps.secretBox.open(d.url_sealed, d.id);
     secret = d.secret_sealed ? deps.secretBox.open(d.secret_sealed, d.id) : null;
   } catch (err) {
-    await markGivenUp(deps.pool, d.delivery_id, { status: null, error: `channel secrets unreadable: ${(err as Error).message}`, response: null });
+    await markGivenUp(db, d.delivery_id, { status: null, error: `channel secrets unreadable: ${(err as Error).message}`, response: null });
     throw new UnrecoverableError('channel secrets unreadable');
   }
   const request = deliveryRequest(d.kind, d.delivery_id, d.event, secret);
-  await markAttemptStarted(deps.pool, d.delivery_id);
+  await markAttemptStarted(db, d.delivery_id);
   const now = Date.now();
   let verdict: Verdict;
   try {
@@ -89,21 +97,25 @@ export async function deliverAttempt(deps: DeliverDeps, cmd: NotifyChannelComman
       : { kind: 'retry', outcome: { status: null, error, response: null }, delayMs: backoffMs(cmd.attempt) };
   }
   if (verdict.kind === 'delivered') {
-    await markDelivered(deps.pool, d.delivery_id, verdict.outcome);
-    return { outcome: 'delivered', status: verdict.outcome.status };
+    await markDelivered(db, d.delivery_id, verdict.outcome);
+    return { outcome: 'delivered', status: verdict.outcome.status, recorded: [] };
   }
   if (verdict.kind === 'retry' && now + verdict.delayMs <= d.created_at.getTime() + GIVE_UP_AFTER_MS) {
     const delayMs = verdict.delayMs;
     const next = cmd.attempt + 1;
-    const recorded = await withTransaction(deps.pool, async (tx) => {
-      await markRetry(tx, d.delivery_id, next, new Date(now + delayMs), verdict.outcome);
-      const outbox = enqueueInTransaction(tx);
+    // the outcome and the next attempt's job commit together
+    await db.query('BEGIN');
+    try {
+      await markRetry(db, d.delivery_id, next, new Date(now + delayMs), verdict.outcome);
+      const outbox = enqueueInTransaction(db);
       await outbox.enqueue('notify-channel', 'notify.channel', { delivery_id: d.delivery_id, attempt: next }, { delay: delayMs });
-      return outbox.recorded;
-    });
-    await publishAfterCommit(deps.enqueue, recorded);
-    return { outcome: `retry in ${delayMs} ms`, status: verdict.outcome.status };
+      await db.query('COMMIT');
+      return { outcome: `retry in ${delayMs} ms`, status: verdict.outcome.status, recorded: outbox.recorded };
+    } catch (err) {
+      await db.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    }
   }
-  await markGivenUp(deps.pool, d.delivery_id, verdict.kind === 'retry' ? { ...verdict.outcome, error: `given up after a day: ${verdict.outcome.error}` } : verdict.outcome);
-  return { outcome: 'given up', status: verdict.outcome.status };
+  await markGivenUp(db, d.delivery_id, verdict.kind === 'retry' ? { ...verdict.outcome, error: `given up after a day: ${verdict.outcome.error}` } : verdict.outcome);
+  return { outcome: 'given up', status: verdict.outcome.status, recorded: [] };
 }
