@@ -12,6 +12,7 @@ import {
 import { serverDetail } from '../../../common/api-error.ts';
 import { useSnackbar } from '../../../common/Snackbar.tsx';
 import forms from '../../../common/forms.module.css';
+import styles from './Channels.module.css';
 import { useCreateChannelMutation, useDeleteChannelMutation, useListChannelsQuery, useTestChannelMutation, useUpdateChannelMutation } from './channelsApi.ts';
 
 const URL_HINT: Record<ChannelKind, string> = {
@@ -46,6 +47,7 @@ function AddChannel({ customerId, onSecret }: { customerId: string; onSecret: (s
   return (
     <form
       aria-label="Add a notification channel"
+      className={styles.form}
       onSubmit={async (e) => {
         e.preventDefault();
         if (events.length === 0) return setError('Choose at least one event');
@@ -99,18 +101,19 @@ function ChannelRow({ customerId, channel }: { customerId: string; channel: Chan
   const [update, { isLoading: saving }] = useUpdateChannelMutation();
   const [remove] = useDeleteChannelMutation();
   return (
-    <li aria-label={`Channel ${channel.name}`}>
+    <li aria-label={`Channel ${channel.name}`} className={styles.item}>
       <p>
         <strong>{channel.name}</strong> · {CHANNEL_KIND_LABELS[channel.kind]} · {channel.host}
       </p>
       <p>Events: {channel.events.map((e) => CHANNEL_EVENT_LABELS[e as ChannelEventType] ?? e).join(', ')}</p>
-      <p>
+      <p className={styles.subtle}>
         {channel.failed_deliveries > 0 ? `${channel.failed_deliveries} notice(s) not delivered. ` : ''}
         {channel.last_delivered_at ? `Last delivered ${new Date(channel.last_delivered_at).toLocaleString()}` : 'Nothing delivered yet'}
       </p>
       <div role="status" aria-live="polite">
         {testResult}
       </div>
+      <div className={styles.actions}>
       <Button
         disabled={testing}
         onClick={async () => {
@@ -126,9 +129,11 @@ function ChannelRow({ customerId, channel }: { customerId: string; channel: Chan
       <Button variant="danger" onClick={() => setConfirming(true)}>
         Delete
       </Button>
+      </div>
       {editing ? (
         <form
           aria-label={`Events of ${channel.name}`}
+          className={styles.form}
           onSubmit={async (e) => {
             e.preventDefault();
             if (events.length === 0) return show({ message: 'Choose at least one event', variant: 'error' });
@@ -191,7 +196,7 @@ export function ChannelsPanel({ customerId }: { customerId: string }) {
         />
       ) : null}
       {data && data.items.length === 0 ? <p>No channel yet.</p> : null}
-      <ul aria-label="Channels">
+      <ul aria-label="Channels" className={styles.list}>
         {data?.items.map((c) => <ChannelRow key={`${c.id}-${c.events.join(',')}`} customerId={customerId} channel={c} />)}
       </ul>
       <AddChannel customerId={customerId} onSecret={setSecret} />
