@@ -7,18 +7,26 @@
 -- that day's rate (a foreign line without a rate within 7 days is left out, as the rollups were). A value's
 -- contribution is its day spend minus its mean: over all values of a dimension they add up to the rise. The rest row
 -- of a dimension is the anomaly's own day and mean minus the listed ones, so listed + rest = rise exactly.
+-- What it costs (docs/decisions-insights.md): reading the account's lines of the window is most of it; the lines of the
+-- flagged series are summed before anything else, and the rates are worked out once.
 INSERT INTO anomaly_contributor (anomaly_id, dimension, rank, label_key, value, day_amount, mean_amount, contribution,
                                  day_cost, mean_cost, day_credits, mean_credits, day_amortisation, mean_amortisation,
                                  day_quantity, mean_quantity, in_baseline)
-WITH targets AS (SELECT * FROM anomaly_targets), rates AS (
+WITH targets AS (SELECT * FROM anomaly_targets), rates AS MATERIALIZED (
+  -- materialised: inlined, the rates function was run again for every line joined
   SELECT t.billing_account_id, t.display, r.currency, r.day, r.rate
     FROM (SELECT DISTINCT billing_account_id, display FROM targets) t
     CROSS JOIN LATERAL fx_day_rates(t.display, t.billing_account_id, $1::date - $2::int, $1::date) r
    WHERE r.rate IS NOT NULL
 ), lines AS MATERIALIZED (
-  SELECT t.anomaly_id, l.usage_date = $1::date AS on_day, l.sku, l.resource_id, l.resource_labels, l.usage_quantity AS quantity,
-         basis_spend(t.basis, l.cost, l.credits, l.amortisation) * coalesce(r.rate, 1) AS spend,
-         l.cost * coalesce(r.rate, 1) AS cost, l.credits * coalesce(r.rate, 1) AS credits, l.amortisation * coalesce(r.rate, 1) AS amortisation
+  -- The series' lines summed per side of the baseline and SKU x resource x label set before the dimensions are
+  -- expanded: the baseline's days fold into one row each.
+  SELECT t.anomaly_id, l.usage_date = $1::date AS on_day, l.sku, l.resource_id, l.resource_labels,
+         sum(basis_spend(t.basis, l.cost, l.credits, l.amortisation) * coalesce(r.rate, 1)) AS spend,
+         sum(l.cost * coalesce(r.rate, 1)) AS cost, sum(l.credits * coalesce(r.rate, 1)) AS credits, sum(l.amortisation * coalesce(r.rate, 1)) AS amortisation,
+         -- a quantity only where every line that costs something carries one (a credit line has none): a partial sum
+         -- would read as a usage change
+         sum(l.usage_quantity) AS quantity, bool_and(l.usage_quantity IS NOT NULL OR l.cost = 0) AS quantified
     FROM cost_line l
     JOIN targets t ON t.billing_account_id = l.billing_account_id AND t.customer_id = l.customer_id
                   AND t.project_id = l.project_id AND t.service = l.service
@@ -26,15 +34,16 @@ WITH targets AS (SELECT * FROM anomaly_targets), rates AS (
    WHERE l.usage_date >= $1::date - $2::int AND l.usage_date <= $1::date
      AND l.usage_date >= t.first_seen
      AND (l.currency = t.display OR r.rate IS NOT NULL)
+   GROUP BY t.anomaly_id, l.usage_date = $1::date, l.sku, l.resource_id, l.resource_labels
 ), label_keys AS (
   SELECT DISTINCT anomaly_id, k FROM lines CROSS JOIN LATERAL jsonb_object_keys(resource_labels) AS k
 ), dims AS (
-  SELECT anomaly_id, 'sku' AS dimension, NULL::text AS label_key, sku AS value, on_day, spend, cost, credits, amortisation, quantity FROM lines
+  SELECT anomaly_id, 'sku' AS dimension, NULL::text AS label_key, sku AS value, on_day, spend, cost, credits, amortisation, quantity, quantified FROM lines
   UNION ALL
-  SELECT anomaly_id, 'resource', NULL, resource_id, on_day, spend, cost, credits, amortisation, quantity FROM lines
+  SELECT anomaly_id, 'resource', NULL, resource_id, on_day, spend, cost, credits, amortisation, quantity, quantified FROM lines
   UNION ALL
   -- every key partitions the lines (a line without it counts under ''); one key is kept per anomaly below
-  SELECT l.anomaly_id, 'label', k.k, coalesce(l.resource_labels ->> k.k, ''), l.on_day, l.spend, l.cost, l.credits, l.amortisation, l.quantity
+  SELECT l.anomaly_id, 'label', k.k, coalesce(l.resource_labels ->> k.k, ''), l.on_day, l.spend, l.cost, l.credits, l.amortisation, l.quantity, l.quantified
     FROM lines l JOIN label_keys k ON k.anomaly_id = l.anomaly_id
 ), agg AS (
   SELECT d.anomaly_id, d.dimension, d.label_key, d.value,
@@ -46,10 +55,8 @@ WITH targets AS (SELECT * FROM anomaly_targets), rates AS (
          coalesce(sum(d.credits) FILTER (WHERE NOT d.on_day), 0) / t.mean_days AS mean_credits,
          coalesce(sum(d.amortisation) FILTER (WHERE d.on_day), 0) AS day_amortisation,
          coalesce(sum(d.amortisation) FILTER (WHERE NOT d.on_day), 0) / t.mean_days AS mean_amortisation,
-         -- a quantity only where every line of the value that costs something carries one (a credit line has none): a
-         -- partial sum would read as a usage change
-         CASE WHEN bool_and(d.quantity IS NOT NULL OR d.cost = 0) FILTER (WHERE d.on_day) THEN sum(d.quantity) FILTER (WHERE d.on_day) END AS day_quantity,
-         CASE WHEN bool_and(d.quantity IS NOT NULL OR d.cost = 0) FILTER (WHERE NOT d.on_day) THEN sum(d.quantity) FILTER (WHERE NOT d.on_day) / t.mean_days END AS mean_quantity,
+         CASE WHEN bool_and(d.quantified) FILTER (WHERE d.on_day) THEN sum(d.quantity) FILTER (WHERE d.on_day) END AS day_quantity,
+         CASE WHEN bool_and(d.quantified) FILTER (WHERE NOT d.on_day) THEN sum(d.quantity) FILTER (WHERE NOT d.on_day) / t.mean_days END AS mean_quantity,
          bool_or(NOT d.on_day) AS in_baseline
     FROM dims d JOIN targets t ON t.anomaly_id = d.anomaly_id
    GROUP BY d.anomaly_id, d.dimension, d.label_key, d.value, t.mean_days
