@@ -259,6 +259,10 @@ t.test('notification channels', async (t) => {
     t.equal(asked.statusCode, 201);
     const { rows: [request] } = await pool.query<{ id: string }>(`SELECT id::text FROM project_request WHERE customer_id = 'acme-corp' ORDER BY created_at DESC LIMIT 1`);
     t.equal((await app.inject({ method: 'POST', url: '/v1/projectprovisioning/acme-corp/reject', headers: bearer(admin), payload: { ids: [request.id] } })).statusCode, 200);
+    // and another approved (with its e-mail, in the same transaction)
+    t.equal((await app.inject({ method: 'POST', url: '/v1/asset-inventory/project/create', headers: bearer(alice), payload: { customer_id: 'acme-corp', bu: 'retail', product: 'webshop', env: 'prod', owner_value: 'alice', template_name: 'Standard analytics project' } })).statusCode, 201);
+    const { rows: [second] } = await pool.query<{ id: string }>(`SELECT id::text FROM project_request WHERE customer_id = 'acme-corp' AND state = 'Pending approval' ORDER BY created_at DESC LIMIT 1`);
+    t.equal((await app.inject({ method: 'POST', url: '/v1/projectprovisioning/acme-corp/approve', headers: bearer(admin), payload: { ids: [second.id] } })).statusCode, 200);
 
     // a ticket: alice's own comment is not sent, the provider's is
     const ticket = await app.inject({ method: 'POST', url: '/v1/jira/msp_tickets', headers: bearer(alice), payload: { customer: 'acme-corp', id: randomUUID(), summary: 'Quota for BigQuery', description: 'Please raise it.', priority: 'P3' } });
@@ -267,9 +271,11 @@ t.test('notification channels', async (t) => {
     t.equal((await app.inject({ method: 'POST', url: `/v1/jira/msp_tickets/${ticketId}/comment`, headers: bearer(alice), payload: { message: 'Any news?' } })).statusCode, 201);
     t.equal((await app.inject({ method: 'POST', url: `/v1/jira/msp_tickets/${ticketId}/comment`, headers: bearer(admin), payload: { message: 'Raised to 2000 slots.' } })).statusCode, 201);
 
-    t.same(await types(), ['license_order.placed', 'license_order.decided', 'project_request.decided', 'ticket.commented']);
-    await waitFor('all four delivered', async () => rx.got.length === 4, 60_000);
-    const comment = rx.got.map((r) => JSON.parse(r.raw) as { type: string; text: string }).find((b) => b.type === 'ticket.commented')!;
+    t.same(await types(), ['license_order.placed', 'license_order.decided', 'project_request.decided', 'project_request.decided', 'ticket.commented']);
+    await waitFor('all five delivered', async () => rx.got.length === 5, 60_000);
+    const bodies = rx.got.map((r) => JSON.parse(r.raw) as { type: string; text: string; data: Record<string, unknown> });
+    t.same(bodies.filter((b) => b.type === 'project_request.decided').map((b) => b.data.event).sort(), ['approved', 'rejected']);
+    const comment = bodies.find((b) => b.type === 'ticket.commented')!;
     t.match(comment.text, /admin@commandcenter\.local commented on "Quota for BigQuery":\n\nRaised to 2000 slots\./);
   });
 
