@@ -6,6 +6,7 @@
  */
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { chmod, chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -66,7 +67,9 @@ async function killProc(p: Proc, signal: NodeJS.Signals = 'SIGKILL'): Promise<vo
 }
 
 /** As production runs Redis (docs/operations.md): AOF, no RDB snapshots, no eviction. */
-const redisArgs = (port: number, dir: string) => ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'everysec', '--maxmemory-policy', 'noeviction', '--dir', dir];
+// A replica's full sync starts at once: by default a primary waits 5 s for more replicas before a diskless transfer.
+const redisArgs = (port: number, dir: string) =>
+  ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'everysec', '--maxmemory-policy', 'noeviction', '--repl-diskless-sync-delay', '0', '--dir', dir];
 
 export interface SingleRedis {
   url: string;
@@ -128,8 +131,13 @@ export async function startSentinelGroup(name = 'ccscale'): Promise<SentinelGrou
   for (const s of servers) await waitFor(`redis ${s.port}`, async () => (await ask(s.port, 'PING')) === 'PONG', 10_000, 50);
   await waitFor('the replica to sync', async () => /master_link_status:up/.test(await ask(servers[1]!.port, 'INFO', 'replication')), 10_000, 50);
   const sentinels: Proc[] = [];
+  // Each sentinel is told the others (their ids and ports) and the replica in its file, as a sentinel writes them
+  // there itself once it found them: no waiting for the hello messages, which come every two seconds.
+  const ids = [0, 1, 2].map(() => randomBytes(20).toString('hex'));
+  const ports: number[] = [];
+  for (let i = 0; i < 3; i++) ports.push(await freePort());
   for (let i = 0; i < 3; i++) {
-    const port = await freePort();
+    const port = ports[i]!;
     const conf = join(dir, `sentinel-${port}.conf`);
     await writeFile(
       conf,
@@ -137,10 +145,13 @@ export async function startSentinelGroup(name = 'ccscale'): Promise<SentinelGrou
         `port ${port}`,
         'bind 127.0.0.1',
         `dir ${dir}`,
+        `sentinel myid ${ids[i]}`,
         `sentinel monitor ${name} 127.0.0.1 ${servers[0]!.port} 2`,
         `sentinel down-after-milliseconds ${name} 1000`,
         `sentinel failover-timeout ${name} 5000`,
         `sentinel parallel-syncs ${name} 1`,
+        `sentinel known-replica ${name} 127.0.0.1 ${servers[1]!.port}`,
+        ...[0, 1, 2].filter((j) => j !== i).map((j) => `sentinel known-sentinel ${name} 127.0.0.1 ${ports[j]} ${ids[j]}`),
         '',
       ].join('\n'),
     );

@@ -9,9 +9,13 @@
  *    exactly once, the ingest completed once, and how long the queues stalled;
  *  - replica: a chart read through the replica equals the primary's, and is never older than a write acknowledged
  *    just before it (replay paused on every other round: the primary answers then);
+ *  - replica lists: a project request written on one api process is in the list the other answers at once (replay
+ *    paused on every other round: the list waits for it);
  *  - schedulers: a simulated day (each schedule's next job promoted slot by slot) — every slot ran exactly once
  *    across the three workers;
- *  - revocation: a token signed out on api 1 is refused by api 2 at once.
+ *  - revocation: a token signed out on api 1 is refused by api 2 at once;
+ *  - role change: a customer lowered to customerViewer on api 1 is refused a customer's chart by api 2 at once (its
+ *    cached answer included), and once removed is refused everything.
  * It prints a table of these figures (docs/scaling.md quotes it) and exits 1 if a check failed.
  *
  * SCALE_SHAPES (single,sentinel,cluster), SCALE_ROWS (lines per ingest file, 20000), SCALE_MAILS (1000) and
@@ -339,6 +343,51 @@ async function checkReplica(d: Deployment, pair: PostgresPair, admin: string, al
 }
 
 /**
+ * A list through the replica shows the write acknowledged just before it: alice requests a project on one api
+ * process, and at once the other answers her provisioning list (read on the replica). Every other round the replica's
+ * replay is paused first: the list must still show the request (the primary answers it after DATABASE_READ_WAIT_MS).
+ */
+async function checkReplicaLists(d: Deployment, pair: PostgresPair, alice: string): Promise<{ figure: string; ok: boolean }> {
+  const replica = new pg.Client({ connectionString: pair.urlFor('replica', d.dbName) });
+  await replica.connect();
+  const replicaTransactions = async () => Number((await replica.query<{ n: string }>(`SELECT xact_commit::text AS n FROM pg_stat_database WHERE datname = current_database()`)).rows[0]!.n);
+  const before = await replicaTransactions();
+  let rounds = 0;
+  let shown = 0;
+  let slowest = 0;
+  try {
+    for (let i = 0; i < 6; i++) {
+      const paused = i % 2 === 1;
+      if (paused) await replica.query('SELECT pg_wal_replay_pause()');
+      const created = await http(d.apis[i % 2]!.base, 'POST', '/v1/asset-inventory/project/create', alice, {
+        customer_id: CUSTOMER,
+        bu: ['retail', 'finance'][i % 2],
+        product: ['webshop', 'ledger'][(i >> 1) % 2],
+        env: ['dev', 'prod'][i >> 2],
+        owner_value: 'alice',
+        template_name: 'Standard analytics project',
+      });
+      if (created.status !== 201) throw new Error(`project request refused: ${created.status} ${created.text}`);
+      const t0 = Date.now();
+      const res = await http(d.apis[(i + 1) % 2]!.base, 'GET', `/v1/projectprovisioning/${CUSTOMER}/`, alice);
+      if (!paused) slowest = Math.max(slowest, Date.now() - t0);
+      if (paused) await replica.query('SELECT pg_wal_replay_resume()');
+      rounds++;
+      if (res.status === 200 && res.headers.get('x-total-count') === String(i + 1) && (res.json() as { project_name: string }[]).some((r) => r.project_name === (created.json() as { project_name: string }).project_name)) shown++;
+      else console.error(`# replica list round ${i}: ${res.status} ${res.headers.get('x-total-count')} requests`);
+    }
+  } finally {
+    await replica.query('SELECT pg_wal_replay_resume()').catch(() => undefined);
+  }
+  const served = (await replicaTransactions()) - before;
+  await replica.end();
+  return {
+    figure: `${shown}/${rounds} lists show the request just made on the other api process (replay paused in 3); slowest list with replay on ${slowest} ms; ${served} replica transactions`,
+    ok: shown === rounds && served > 0,
+  };
+}
+
+/**
  * A simulated day of the schedules: each worker installed them at its start; every scheduler must have exactly one
  * next job. Then, slot by slot in time order, every due slot's job is promoted and must run exactly once across the
  * three workers (counted from the queues' `active` events by job id).
@@ -372,6 +421,8 @@ async function checkSchedulers(d: Deployment): Promise<{ figure: string; ok: boo
   const dayStart = Math.min(...first.map((j) => j.timestamp + (j.opts.delay ?? 0)));
   const dayEnd = dayStart + DAY_HOURS * 3_600_000;
   const promoted = new Map<string, number>();
+  // what held a slot up past a minute: a promoted job never seen running, or a scheduler left without a next job
+  const stuck: string[] = [];
   for (;;) {
     const due = (await nextJobs()).filter((j) => j.timestamp + (j.opts.delay ?? 0) < dayEnd);
     if (due.length === 0) break;
@@ -381,7 +432,23 @@ async function checkSchedulers(d: Deployment): Promise<{ figure: string; ok: boo
       await j.promote();
       promoted.set(j.id!, slot);
     }
-    await waitFor('the promoted slot to run', async () => now.every((j) => (runs.get(j.id!) ?? 0) >= 1), 60_000, 10);
+    // Run, and each scheduler's next job in place: BullMQ adds it as the job starts, and a look at the delayed jobs in
+    // between (a loaded machine) would see none due and end the day early.
+    const hasNext = (next: Job[], j: Job) => next.some((n) => n.id !== j.id && schedulerOf(n.id!) === schedulerOf(j.id!));
+    try {
+      await waitFor('the promoted slot to run and the next to be scheduled', async () => {
+        if (!now.every((j) => (runs.get(j.id!) ?? 0) >= 1)) return false;
+        const next = await nextJobs();
+        return now.every((j) => hasNext(next, j));
+      }, 60_000, 20);
+    } catch {
+      const next = await nextJobs();
+      for (const j of now) {
+        if (!runs.get(j.id!)) stuck.push(`${j.id} never seen running`);
+        else if (!hasNext(next, j)) stuck.push(`${schedulerOf(j.id!)} without a next job after ${new Date(slot).toISOString()}`);
+      }
+      break;
+    }
   }
   await sleep(1500);
   for (const e of listeners) await e.close();
@@ -400,7 +467,10 @@ async function checkSchedulers(d: Deployment): Promise<{ figure: string; ok: boo
   }
   const exact = SCHEDULES.filter((s) => !Number.isNaN(expected.get(s.id))).every((s) => ran.get(s.id) === expected.get(s.id));
   const total = [...ran.values()].reduce((a, b) => a + b, 0);
-  return { figure: `${total} slots of ${SCHEDULES.length} schedules, each once: ${exact && twice === 0 ? 'yes' : 'NO'} (${twice} twice); one next job each: ${installedOnce ? 'yes' : 'NO'}`, ok: exact && twice === 0 && installedOnce };
+  return {
+    figure: `${total} slots of ${SCHEDULES.length} schedules, each once: ${exact && twice === 0 ? 'yes' : 'NO'} (${twice} twice); one next job each: ${installedOnce ? 'yes' : 'NO'}${stuck.length ? `; stopped: ${stuck.join(', ')}` : ''}`,
+    ok: exact && twice === 0 && installedOnce && stuck.length === 0,
+  };
 }
 
 /** Signed out on api 1, refused by api 2 on its very next request. */
@@ -414,6 +484,43 @@ async function checkRevocation(d: Deployment): Promise<{ figure: string; ok: boo
   const ms = Date.now() - t0;
   const ok = before.status === 200 && out.status === 204 && after.status === 401;
   return { figure: `api 2 answered ${after.status} ${after.status === 401 ? (after.json() as { detail: string }).detail : after.text} ${ms} ms after the sign-out on api 1`, ok };
+}
+
+/**
+ * A role lowered on api 1 holds on api 2 from its very next request: alice (customer) reads the Total chart on api 2
+ * (computed, then cached); the admin makes her a customerViewer on api 1; api 2 refuses her that chart at once — a
+ * cached answer must not slip past the access epoch — and, once the admin removes her, refuses her everything.
+ */
+async function checkRoleChange(d: Deployment, admin: string): Promise<{ figure: string; ok: boolean }> {
+  const [a1, a2] = [d.apis[0]!.base, d.apis[1]!.base];
+  const alice = 'alice@acme.example';
+  const token = await login(a1, alice);
+  const chartPath = `/v2/billing/aggregated/by_service/chart/${CUSTOMER}?billing_account_id=${ACCOUNTS[0]}&provider=gcp&period=12months`;
+  const chart = () => http(a2, 'POST', chartPath, token, {});
+  const before = [await chart(), await chart()];
+  const cachedBefore = before[1]!.headers.get('x-cache');
+  const lowered = await http(a1, 'PUT', `/v1/users/${alice}/`, admin, { role: 'customerViewer', email: alice, customers: ['acme-corp', 'globex'] });
+  let t0 = Date.now();
+  const afterLower = await chart();
+  const lowerMs = Date.now() - t0;
+  const removed = await http(a1, 'DELETE', '/v1/users/', admin, { users: [alice] });
+  t0 = Date.now();
+  const afterRemove = await http(a2, 'GET', '/v1/customers/', token);
+  const removeMs = Date.now() - t0;
+  const afterRemoveChart = await chart();
+  const detail = (r: { status: number; text: string }) => `${r.status} ${r.status >= 400 ? ((JSON.parse(r.text) as { detail?: string }).detail ?? r.text) : 'answered'}`;
+  const ok =
+    before.every((r) => r.status === 200) &&
+    cachedBefore === 'hit' &&
+    lowered.status === 200 &&
+    afterLower.status === 403 &&
+    removed.status === 200 &&
+    afterRemove.status === 401 &&
+    afterRemoveChart.status === 401;
+  return {
+    figure: `customer → customerViewer on api 1: api 2 answered the cached chart ${detail(afterLower)} ${lowerMs} ms after; removed: api 2 answered ${detail(afterRemove)} ${removeMs} ms after (the chart: ${afterRemoveChart.status})`,
+    ok,
+  };
 }
 
 function printTable(rows: Row[]): void {
@@ -449,7 +556,7 @@ async function main(): Promise<void> {
   log(`PostgreSQL primary (${pair.primaryKind}) ${pair.primaryUrl}, streaming replica ${pair.replicaUrl}`);
   if (sentinel) log(`Redis Sentinel group ${sentinel.url}`);
   if (cluster) log(`Redis Cluster ${cluster.nodes}`);
-  const rows: Row[] = ['ingest: six accounts at once', 'failover: primary killed -9', 'replica: chart after a write', 'schedulers: a simulated day', 'revocation: api 1 → api 2'].map((check) => ({ check, figures: {}, ok: {} }));
+  const rows: Row[] = ['ingest: six accounts at once', 'failover: primary killed -9', 'replica: chart after a write', 'replica: list after a write', 'schedulers: a simulated day', 'revocation: api 1 → api 2', 'role change: api 1 → api 2'].map((check) => ({ check, figures: {}, ok: {} }));
   let failed = false;
   try {
     const tpl = new pg.Client({ connectionString: pair.primaryUrl });
@@ -485,8 +592,10 @@ async function main(): Promise<void> {
           }),
         );
         record(2, await checkReplica(d, pair, admin, alice));
-        record(3, await checkSchedulers(d));
-        record(4, await checkRevocation(d));
+        record(3, await checkReplicaLists(d, pair, alice));
+        record(4, await checkSchedulers(d));
+        record(5, await checkRevocation(d));
+        record(6, await checkRoleChange(d, admin));
       } catch (err) {
         failed = true;
         console.error(`${shape}: ${(err as Error).stack}`);
