@@ -6,14 +6,10 @@ import { customerSettingsRows } from './customer-settings.ts';
 import { formFromCustomer } from './form/customer-convert.ts';
 import { useGetCustomerEntityQuery } from './customersApi.ts';
 import styles from '../../common/forms.module.css';
-import { hasPermission } from '@cc/shared/permissions.ts';
-import { useGateContext } from '../../app/useGateContext.ts';
-import { ChannelsPanel } from './channels/ChannelsPanel.tsx';
 
-/** The selected customer's settings, read-only, for role customer (spec 001 §2.5); and its notification channels, which a customer manages. */
+/** The selected customer's settings, read-only, for role customer (spec 001 §2.5). */
 export function CustomerSettingsPage({ route }: PageProps) {
   const { customer, isLoading, isError } = useCurrentCustomer();
-  const gate = useGateContext();
   const { data: entity } = useGetCustomerEntityQuery(customer?.customer_id ?? '', { skip: !customer });
   if (isLoading) return <PageLoading />;
   if (isError || !customer) {
@@ -67,7 +63,6 @@ export function CustomerSettingsPage({ route }: PageProps) {
           ) : null}
         </section>
       ) : null}
-      {hasPermission(gate.ctx.perms, 'alerts_read') ? <ChannelsPanel customerId={customer.customer_id} /> : null}
     </Page>
   );
 }
