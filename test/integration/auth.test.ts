@@ -10,6 +10,7 @@ t.test('sign-in with e-mail and password', async (t) => {
     const body = res.json();
     t.match(body.token, /^[\w-]+\.[\w-]+\.[\w-]+$/);
     t.same(body.claims.customers.map((c: { id: string }) => c.id), ['acme-corp', 'globex']);
+    t.equal(body.claims.customer_count, 2, 'every customer of hers is named');
     t.equal(body.claims.role, 'customer');
     t.equal(body.claims.admin, false);
     t.ok(body.claims.perms.includes('billing_*'));

@@ -28,6 +28,41 @@ export async function findUserById(db: Queryable, id: string): Promise<UserRow |
 }
 
 /** The customers a user may act for: every customer for an admin, else those whose `users` list holds them. */
+/** Customers named in the claims: the first by name (the picker's first options); the picker searches the rest. */
+export const CLAIMS_CUSTOMERS = 25;
+
+/**
+ * One page of the customers the user may act for (every customer, for an admin), by name; `search` matches the name
+ * or id, case-insensitively. With the total, for the header's customer picker.
+ */
+export async function pageCustomersOfUser(
+  db: Queryable,
+  userId: string,
+  admin: boolean,
+  q: { search?: string; offset: number; limit: number },
+): Promise<{ items: CustomerRef[]; total: number }> {
+  const pattern = q.search ? `%${q.search.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%` : null;
+  const { rows } = await db.query<CustomerRef & { total: number }>(
+    `SELECT c.customer_id AS id, c.customer_name AS name, c.entity, count(*) OVER ()::int AS total
+       FROM customer c
+      WHERE ($1 OR EXISTS (SELECT 1 FROM customer_member m WHERE m.customer_id = c.customer_id AND m.list = 'users' AND m.user_id = $2))
+        AND ($3::text IS NULL OR c.customer_name ILIKE $3 OR c.customer_id ILIKE $3)
+      ORDER BY c.customer_name, c.customer_id
+      OFFSET $4 LIMIT $5`,
+    [admin, userId, pattern, q.offset, q.limit],
+  );
+  if (rows.length === 0 && q.offset > 0) {
+    const { rows: counted } = await db.query<{ total: number }>(
+      `SELECT count(*)::int AS total FROM customer c
+        WHERE ($1 OR EXISTS (SELECT 1 FROM customer_member m WHERE m.customer_id = c.customer_id AND m.list = 'users' AND m.user_id = $2))
+          AND ($3::text IS NULL OR c.customer_name ILIKE $3 OR c.customer_id ILIKE $3)`,
+      [admin, userId, pattern],
+    );
+    return { items: [], total: counted[0]?.total ?? 0 };
+  }
+  return { items: rows.map(({ total: _total, ...c }) => c), total: rows[0]?.total ?? 0 };
+}
+
 export async function listCustomersOfUser(db: Queryable, userId: string, admin: boolean): Promise<CustomerRef[]> {
   const { rows } = admin
     ? await db.query<CustomerRef>('SELECT customer_id AS id, customer_name AS name, entity FROM customer ORDER BY customer_name')
@@ -69,6 +104,11 @@ export async function refreshClaims(db: Queryable, userId: string): Promise<Stor
 }
 
 /** Full claims for a token: the stored ones plus the live customer list. */
+async function firstCustomers(db: Queryable, userId: string, admin: boolean): Promise<{ customers: CustomerRef[]; customer_count: number }> {
+  const { items, total } = await pageCustomersOfUser(db, userId, admin, { offset: 0, limit: CLAIMS_CUSTOMERS });
+  return { customers: items, customer_count: total };
+}
+
 export async function buildClaims(db: Queryable, user: UserRow): Promise<Claims | null> {
   if (!user.claims) return null;
   return {
@@ -77,7 +117,7 @@ export async function buildClaims(db: Queryable, user: UserRow): Promise<Claims 
     perms: user.claims.perms,
     admin: user.claims.admin,
     filters: user.claims.filters,
-    customers: await listCustomersOfUser(db, user.id, user.claims.admin),
+    ...(await firstCustomers(db, user.id, user.claims.admin)),
     picture: user.picture,
   };
 }

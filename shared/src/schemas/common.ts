@@ -43,9 +43,12 @@ export const Claims = Type.Object({
   perms: Type.Array(Type.String()),
   admin: Type.Boolean(),
   filters: Type.Array(CustomerFilter),
-  customers: Type.Array(CustomerRef),
+  customers: Type.Array(CustomerRef, { description: 'the first customers by name (at most 25); the rest through GET /v1/auth/me/customers' }),
+  customer_count: Type.Integer({ description: 'how many customers the user may act for (every customer, for an admin)' }),
   picture: Type.String(),
 });
+
+export const CustomerPage = Type.Object({ items: Type.Array(CustomerRef), total: Type.Integer() });
 
 export const TokenAnswer = Type.Object({
   token: Type.String(),

@@ -74,7 +74,7 @@ export function App() {
       </main>
     );
   }
-  if (claims.customers.length === 0) return <SignIn />;
+  if (claims.customer_count === 0) return <SignIn />;
   // The System Health iframe's page: the dashboard alone, no header or menu around it.
   if (onKiosk && KIOSK_ROUTE.page) {
     const KioskScreen = KIOSK_ROUTE.page;
@@ -156,7 +156,7 @@ function useEndSessionWithoutCustomers() {
   const dispatch = useAppDispatch();
   const session = useAppSelector((s) => s.session);
   const [logout] = useLogoutMutation();
-  const noCustomers = session.status === 'signedIn' && !!session.claims && session.claims.perms.length > 0 && session.claims.customers.length === 0;
+  const noCustomers = session.status === 'signedIn' && !!session.claims && session.claims.perms.length > 0 && session.claims.customer_count === 0;
 
   useEffect(() => {
     if (!noCustomers) return;

@@ -7,6 +7,7 @@ import { Claims, TokenAnswer, withErrors } from '@cc/shared/schemas/common.ts';
 import { errors } from '../../errors.ts';
 import { TOKEN_COOKIE } from '../../plugins/app/auth.ts';
 import passwordRoutes from './password.ts';
+import meCustomers from './me-customers.ts';
 
 const LoginBody = Type.Object({
   email: Type.String({ pattern: EMAIL_PATTERN }),
@@ -17,6 +18,7 @@ const SessionsEnded = Type.Object({ ended: Type.Integer({ description: 'how many
 
 const auth: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(passwordRoutes);
+  await app.register(meCustomers);
 
   app.post(
     '/v1/auth/login',
@@ -82,7 +84,7 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
       config: { permission: 'authenticated', tenant: 'none' },
       schema: {
         tags: ['auth'],
-        summary: 'The caller’s current claims (null while the account is being initialised)',
+        summary: 'The caller’s current claims (null while the account is being initialised); the first customers only, the rest through /v1/auth/me/customers',
         response: withErrors({ 200: Type.Object({ claims: Type.Union([Claims, Type.Null()]) }) }),
       },
     },

@@ -1,4 +1,5 @@
 import type { CustomerDocument } from '@cc/shared/schemas/customers.ts';
+import type { CustomerRef } from '@cc/shared/claims.ts';
 import { api } from '../api.ts';
 
 /** Billing accounts of a customer, default first; spaces are not part of ids (spec 001 §2.4). */
@@ -20,7 +21,15 @@ export const customerApi = api.injectEndpoints({
       query: (id) => `/v1/customers/${encodeURIComponent(id)}/`,
       providesTags: (_result, _error, id) => [{ type: 'Customer', id }],
     }),
+    /** `GET /v1/auth/me/customers`: the customers the user may act for whose name or id holds `q` (the picker's search). */
+    searchCustomers: build.query<{ items: CustomerRef[]; total: number }, string>({
+      query: (q) => `/v1/auth/me/customers?${new URLSearchParams({ q, limit: String(CUSTOMER_SEARCH_LIMIT) })}`,
+      providesTags: [{ type: 'Customer', id: 'LIST' }],
+    }),
   }),
 });
 
-export const { useGetCustomerQuery } = customerApi;
+/** Matches shown by the customer picker's search at once. */
+export const CUSTOMER_SEARCH_LIMIT = 50;
+
+export const { useGetCustomerQuery, useSearchCustomersQuery } = customerApi;

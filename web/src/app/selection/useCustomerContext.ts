@@ -12,12 +12,20 @@ const NO_CUSTOMERS: CustomerRef[] = [];
 /**
  * The selected customer (spec 001 §4): the stored selection if it is one of the user's customers,
  * otherwise the first one. `select` stores the choice in the `selectedCustomer` cookie.
+ *
+ * The claims name only the first customers (`partial` when there are more: an admin with hundreds); a stored
+ * selection past them is looked up by its document, and one the api refuses or does not know falls back to the first.
  */
 export function useSelectedCustomer() {
   const dispatch = useAppDispatch();
   const customers = useAppSelector((s) => s.session.claims?.customers ?? NO_CUSTOMERS);
+  const partial = useAppSelector((s) => (s.session.claims?.customer_count ?? 0) > (s.session.claims?.customers.length ?? 0));
   const wish = useAppSelector((s) => s.selection.customerId) ?? readCookie(SELECTED_CUSTOMER_COOKIE);
-  const selected = customers.find((c) => c.id === wish) ?? customers[0] ?? null;
+  const listed = customers.find((c) => c.id === wish);
+  const lookUp = partial && !!wish && !listed;
+  const { currentData: found, isError: refused } = useGetCustomerQuery(wish ?? '', { skip: !lookUp });
+  const beyond: CustomerRef | null = lookUp && !refused && wish ? { id: wish, name: found?.customer_name ?? wish, entity: found?.entity ?? null } : null;
+  const selected = listed ?? beyond ?? customers[0] ?? null;
   const select = useCallback(
     (customerId: string) => {
       writeCookie(SELECTED_CUSTOMER_COOKIE, customerId);
@@ -26,7 +34,7 @@ export function useSelectedCustomer() {
     },
     [dispatch],
   );
-  return { customers, selected, select };
+  return { customers, partial, selected, select };
 }
 
 /**

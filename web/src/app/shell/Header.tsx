@@ -1,4 +1,4 @@
-import { lazy, Suspense, useId, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { Avatar, Dialog, Select } from '@primer/react';
 import { clsx } from 'clsx';
 import { ThreeBarsIcon, XIcon } from '@primer/octicons-react';
@@ -8,6 +8,7 @@ import type { Claims } from '@cc/shared/claims.ts';
 import { useAppSelector } from '../hooks.ts';
 import { isManagementPath } from '../routes.ts';
 import { useBillingAccounts, useSelectedCustomer } from '../selection/useCustomerContext.ts';
+import { useSearchCustomersQuery } from '../selection/customerApi.ts';
 import { useSignOut } from '../../features/session/useSignOut.ts';
 import styles from './Header.module.css';
 
@@ -49,7 +50,8 @@ export function Header({ menu }: { menu?: { open: boolean; controls: string; onT
 
 function CustomerPicker() {
   const id = useId();
-  const { customers, selected, select } = useSelectedCustomer();
+  const { customers, partial, selected, select } = useSelectedCustomer();
+  if (partial) return <SearchingCustomerPicker />;
   return (
     <div className={styles.picker}>
       <label htmlFor={id} className={styles.pickerLabel}>
@@ -64,6 +66,51 @@ function CustomerPicker() {
       </Select>
     </div>
   );
+}
+
+/**
+ * More customers than the claims name (an admin with hundreds): a search field over `GET /v1/auth/me/customers`
+ * beside the list, which holds the matches (the claims' first customers while the field is empty) and the selection.
+ */
+function SearchingCustomerPicker() {
+  const id = useId();
+  const { customers, selected, select } = useSelectedCustomer();
+  const [typed, setTyped] = useState('');
+  const search = useDebounced(typed.trim(), 250);
+  const { currentData } = useSearchCustomersQuery(search, { skip: search === '' });
+  const found = search === '' ? customers : (currentData?.items ?? customers);
+  const options = selected && !found.some((c) => c.id === selected.id) ? [selected, ...found] : found;
+  return (
+    <div className={styles.picker}>
+      <label htmlFor={id} className={styles.pickerLabel}>
+        Customer
+      </label>
+      <input
+        type="search"
+        aria-label="Find customer"
+        placeholder="Find customer"
+        className={styles.search}
+        value={typed}
+        onChange={(e) => setTyped(e.target.value)}
+      />
+      <Select id={id} className={styles.select} value={selected?.id ?? ''} onChange={(e) => select(e.target.value)}>
+        {options.map((c) => (
+          <Select.Option key={c.id} value={c.id}>
+            {c.name}
+          </Select.Option>
+        ))}
+      </Select>
+    </div>
+  );
+}
+
+function useDebounced<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
 }
 
 function BillingAccountPicker() {
