@@ -34,7 +34,7 @@ const EXPECTED_MENUS: Record<string, string[]> = {
 };
 
 t.test('web shell per role', async (t) => {
-  const { base, browser } = await startProduct(t);
+  const { base, browser, app } = await startProduct(t);
 
   for (const [email, expected] of Object.entries(EXPECTED_MENUS)) {
     t.test(email, async (t) => {
@@ -149,5 +149,32 @@ t.test('web shell per role', async (t) => {
     await vpage.goto(`${base}/usermanagement`);
     await vpage.getByText('You do not have access to this page').waitFor();
     t.pass('gated route explains instead of a blank page');
+  });
+
+  t.test('an admin with more customers than the claims name searches the picker', async (t) => {
+    // the claims name the first 25 customers by name; these 40 come after the demo's
+    await app.env.pool.query(
+      `INSERT INTO customer (customer_id, customer_name, billing_account_ids, billing_currency)
+       SELECT 'zeta-' || translate(lpad(i::text, 2, '0'), '0123456789', 'abcdefghij'), 'Zeta customer ' || i, ARRAY['ZZ-' || i], 'EUR'
+         FROM generate_series(1, 40) AS i`,
+    );
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    t.teardown(() => context.close());
+    const page = await context.newPage();
+    await signIn(page, base, 'admin@commandcenter.local');
+    await page.getByRole('heading', { name: 'Operations', exact: true }).waitFor();
+    await page.getByRole('navigation', { name: 'Side menu' }).getByRole('link', { name: 'Billing', exact: true }).click();
+    const picker = page.getByRole('combobox', { name: 'Customer' });
+    await picker.waitFor();
+    t.equal(await picker.locator('option', { hasText: 'Zeta customer 37' }).count(), 0, 'a customer past the first 25 is not listed at first');
+    await page.getByRole('searchbox', { name: 'Find customer' }).fill('customer 37');
+    await picker.locator('option', { hasText: 'Zeta customer 37' }).waitFor({ state: 'attached' });
+    await picker.selectOption({ label: 'Zeta customer 37' });
+    t.equal((await context.cookies()).find((c) => c.name === 'selectedCustomer')?.value, 'zeta-dh', 'the found customer is selected');
+    await page.reload();
+    await page.getByRole('navigation', { name: 'Side menu' }).waitFor();
+    await page.getByRole('combobox', { name: 'Customer' }).locator('option', { hasText: 'Zeta customer 37' }).waitFor({ state: 'attached' });
+    t.equal(await page.getByRole('combobox', { name: 'Customer' }).inputValue(), 'zeta-dh', 'and stays selected after a reload, though not in the claims');
+    t.equal(await page.getByRole('combobox', { name: 'Billing account' }).inputValue(), 'ZZ-37', 'with its billing account');
   });
 });
