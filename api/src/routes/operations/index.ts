@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { findAnomaliesSeenAt, markAnomaliesSeen } from '@cc/shared/db/operations.ts';
+import { markAnomaliesSeen } from '@cc/shared/db/operations.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';
 import { AnomaliesSeenAnswer, InboxAnswer, InboxQuery } from '@cc/shared/schemas/operations.ts';
 import { pageOf } from '../../operations/inbox.ts';
@@ -26,7 +26,7 @@ const operations: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      const seenAt = await findAnomaliesSeenAt(app.pg, req.auth!.email);
+      const seenAt = await app.operationsInbox.seenAt(req.auth!.email);
       const page = pageOf(await app.operationsInbox.read(seenAt), req.query);
       return { ...page, anomalies_seen_at: seenAt };
     },
