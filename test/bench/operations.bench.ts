@@ -127,8 +127,10 @@ export async function operationsBench(ctx: BenchContext): Promise<void> {
     const login = await app.inject({ method: 'POST', url: '/v1/auth/login', payload: { email: 'admin@commandcenter.local', password: DEMO_PASSWORD } });
     const headers = { authorization: `Bearer ${login.json().token}` };
     const routes: [string, string][] = [
-      // what any admin request costs before its handler (token, session, stored claims), plus the admin's customer list
+      // what any admin request costs before its handler (token, session, stored claims), plus the claims' first customers
       ['admin’s /v1/auth/me', '/v1/auth/me'],
+      // the header's customer picker past the claims' first 25 customers
+      ['customer picker search', '/v1/auth/me/customers?q=customer%2042'],
       ['operations inbox, first page', '/v1/operations/inbox?offset=0&limit=50'],
       ['operations inbox, one kind', '/v1/operations/inbox?kind=ticket_first_response_overdue&offset=0&limit=50'],
       ['all customers’ spend', '/v1/operations/spend'],
@@ -138,9 +140,10 @@ export async function operationsBench(ctx: BenchContext): Promise<void> {
       const t0 = performance.now();
       const res = await fetch(`${base}${path}`, { headers });
       console.log(`${label}: one request ${fmt(performance.now() - t0)} ms`);
-      const body = (await res.json()) as { total?: number; rows?: unknown[] };
+      const text = await res.text();
+      const body = JSON.parse(text) as { total?: number; rows?: unknown[]; claims?: unknown };
       if (res.status !== 200) throw new Error(`${label}: ${path} answered ${res.status} ${JSON.stringify(body)}`);
-      sizes.push(body.rows ? `${fmt(body.rows.length)} customers` : body.total !== undefined ? `${fmt(body.total)} items` : `${fmt(JSON.stringify(body).length)} bytes`);
+      sizes.push(body.rows ? `${fmt(body.rows.length)} customers` : body.total !== undefined ? `${fmt(body.total)} items, ${fmt(text.length)} bytes` : `${fmt(text.length)} bytes`);
     }
     const lines: Line[] = [];
     const run = async (label: string, url: string, h?: Record<string, string>) => {
