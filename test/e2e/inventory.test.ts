@@ -6,7 +6,9 @@
  */
 import t from 'tap';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { listGraphAssets, listInventoryAssets, listInventoryRecommendations } from '@cc/shared/db/inventory/read.ts';
+import { listGraphAssets } from '@cc/shared/db/inventory/snapshot-read.ts';
+import { listInventoryAssets } from '@cc/shared/db/inventory/asset-read.ts';
+import { listInventoryRecommendations } from '@cc/shared/db/inventory/recommendation-read.ts';
 import { buildInventoryGraph } from '@cc/shared/inventory/graph.ts';
 import { localInventorySource } from '@cc/shared/adapters/inventory/local.ts';
 import { syncInventory } from '../../workers/src/inventory/sync.ts';

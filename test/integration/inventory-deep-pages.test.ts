@@ -4,7 +4,7 @@
  */
 import t from 'tap';
 import type { InventoryAsset } from '@cc/shared/ports/inventory.ts';
-import { ANCHOR_EVERY, ASSET_SORTS, assetPageQuery, listInventoryAssets, type AssetQuery } from '@cc/shared/db/inventory/read.ts';
+import { ANCHOR_EVERY, ASSET_SORTS, assetPageQuery, listInventoryAssets, type AssetQuery } from '@cc/shared/db/inventory/asset-read.ts';
 import { replaceSnapshot, startSyncRun } from '@cc/shared/db/inventory/snapshot.ts';
 import { AssetPages } from '../../api/src/inventory/asset-pages.ts';
 import { build, login, bearer } from '../helper.ts';

@@ -5,7 +5,7 @@
 import t from 'tap';
 import type { FastifyInstance } from 'fastify';
 import { setStoredRecommendationState } from '@cc/shared/db/inventory/claim-work.ts';
-import { recommendationVersion } from '@cc/shared/db/inventory/read.ts';
+import { recommendationVersion } from '@cc/shared/db/inventory/recommendation-read.ts';
 import { localInventorySource } from '@cc/shared/adapters/inventory/local.ts';
 import { syncInventory } from '../../workers/src/inventory/sync.ts';
 import { build, login, bearer } from '../helper.ts';

@@ -1,7 +1,7 @@
 /** The inventory snapshot store at scale: 100,000 assets replaced atomically, and table pages that stay fast. */
 import t from 'tap';
 import type { InventoryAsset } from '@cc/shared/ports/inventory.ts';
-import { listInventoryAssets } from '@cc/shared/db/inventory/read.ts';
+import { listInventoryAssets } from '@cc/shared/db/inventory/asset-read.ts';
 import { replaceSnapshot, startSyncRun } from '@cc/shared/db/inventory/snapshot.ts';
 import { claimsToSend, markClaimSent, recordClaim, setClaimTicketKey } from '@cc/shared/db/inventory/claims.ts';
 import { testEnv } from '../helper.ts';

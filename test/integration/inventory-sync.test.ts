@@ -1,6 +1,8 @@
 /** syncInventory run directly (not yet a job) against the real database, with the local source and with the real one against the fakes. */
 import t from 'tap';
-import { assetHistory, findAssetByNodeId, listGraphAssets, listInventoryAssets, listInventoryRecommendations } from '@cc/shared/db/inventory/read.ts';
+import { assetHistory, findAssetByNodeId, listInventoryAssets } from '@cc/shared/db/inventory/asset-read.ts';
+import { listGraphAssets } from '@cc/shared/db/inventory/snapshot-read.ts';
+import { listInventoryRecommendations } from '@cc/shared/db/inventory/recommendation-read.ts';
 import { latestSyncRun } from '@cc/shared/db/inventory/snapshot.ts';
 import { buildInventoryGraph, encodeNodeId } from '@cc/shared/inventory/graph.ts';
 import { localInventorySource } from '@cc/shared/adapters/inventory/local.ts';

@@ -7,7 +7,8 @@
  * the anchors change only with the snapshot. The first pages (offset below ANCHOR_EVERY) need no anchor.
  */
 import type { Pool, ReadPools } from '@cc/shared/db/pool.ts';
-import { ANCHOR_EVERY, assetFilterKey, countInSnapshot, listAssetAnchors, type AssetAnchor, type AssetQuery, type AssetSeek } from '@cc/shared/db/inventory/read.ts';
+import { ANCHOR_EVERY, assetFilterKey, listAssetAnchors, type AssetAnchor, type AssetQuery, type AssetSeek } from '@cc/shared/db/inventory/asset-read.ts';
+import { countInSnapshot } from '@cc/shared/db/inventory/snapshot-read.ts';
 import { SnapshotCache } from './snapshot-cache.ts';
 
 /** Orders kept across all customers: 100,000 assets make 200 anchors (~20 KB). */

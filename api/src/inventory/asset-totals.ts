@@ -6,7 +6,8 @@
  * Recommendations are not kept: taking one on changes its state outside a sync.
  */
 import type { Pool, ReadPools } from '@cc/shared/db/pool.ts';
-import { assetFilterKey, countInSnapshot, countInventoryAssets, type AssetQuery } from '@cc/shared/db/inventory/read.ts';
+import { assetFilterKey, countInventoryAssets, type AssetQuery } from '@cc/shared/db/inventory/asset-read.ts';
+import { countInSnapshot } from '@cc/shared/db/inventory/snapshot-read.ts';
 import { SnapshotCache } from './snapshot-cache.ts';
 
 /** Filters kept across all customers (an entry is a few dozen bytes). */

@@ -7,7 +7,7 @@
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { Pool, ReadPools } from '@cc/shared/db/pool.ts';
-import { readGraphSnapshot } from '@cc/shared/db/inventory/read.ts';
+import { readGraphSnapshot } from '@cc/shared/db/inventory/snapshot-read.ts';
 import { buildInventoryGraph } from '@cc/shared/inventory/graph.ts';
 import { SnapshotCache } from './snapshot-cache.ts';
 

@@ -1,5 +1,5 @@
 /** Turns stored inventory rows into their wire shapes, and when the nightly sync runs next. */
-import type { RecommendationItem as StoredRecommendation } from '@cc/shared/db/inventory/read.ts';
+import type { RecommendationItem as StoredRecommendation } from '@cc/shared/db/inventory/recommendation-read.ts';
 import type { SyncRun } from '@cc/shared/db/inventory/snapshot.ts';
 import { SCHEDULES, SCHEDULE_TIME_ZONE } from '@cc/shared/queues.ts';
 import type { RecommendationItem } from '@cc/shared/schemas/inventory.ts';

@@ -6,7 +6,7 @@
  * version in the writer's transaction, whoever writes. The ticket keys on a page are read with its rows, fresh.
  */
 import type { Pool, ReadPools } from '@cc/shared/db/pool.ts';
-import { countInventoryRecommendations, readAtRecommendationVersion, recommendationFilterKey, recommendationVersion, type RecommendationQuery } from '@cc/shared/db/inventory/read.ts';
+import { countInventoryRecommendations, readAtRecommendationVersion, recommendationFilterKey, recommendationVersion, type RecommendationQuery } from '@cc/shared/db/inventory/recommendation-read.ts';
 import { recommendationSavings } from '@cc/shared/db/inventory/claim-work.ts';
 import { SnapshotCache } from './snapshot-cache.ts';
 

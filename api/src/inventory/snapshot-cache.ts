@@ -6,7 +6,7 @@
  * moment; a failed make is not kept. Each api process keeps its own; the least recently asked for goes first.
  */
 import type { Pool } from '@cc/shared/db/pool.ts';
-import { snapshotVersion } from '@cc/shared/db/inventory/read.ts';
+import { snapshotVersion } from '@cc/shared/db/inventory/snapshot-read.ts';
 
 interface Entry<T> {
   version: string;

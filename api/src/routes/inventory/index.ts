@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Static } from '@sinclair/typebox';
-import { assetHistory, findAssetByNodeId, listInventoryAssets, listInventoryRecommendations } from '@cc/shared/db/inventory/read.ts';
+import { assetHistory, findAssetByNodeId, listInventoryAssets } from '@cc/shared/db/inventory/asset-read.ts';
+import { listInventoryRecommendations } from '@cc/shared/db/inventory/recommendation-read.ts';
 import { latestSyncRun } from '@cc/shared/db/inventory/snapshot.ts';
 import { decodeNodeId } from '@cc/shared/inventory/graph.ts';
 import { viewerProjectIds } from '@cc/shared/db/viewer-projects.ts';

@@ -1,10 +1,11 @@
 /**
- * Reads of a customer's inventory snapshot: the two /inventory tables (server-side filter, sort and paging), one
- * asset by graph node id, an asset's change history, and the slim rows the graph is built from. Every query is
- * scoped by customer_id first, which leads every index.
+ * Reads of a customer's assets: the /inventory asset table (server-side filter, sort and paging, deep pages from
+ * kept anchors), one asset by graph node id and an asset's change history. Every query is scoped by customer_id
+ * first, which leads every index.
  */
-import { withTransaction, type Pool, type Queryable } from '../pool.ts';
-import { decodeNodeId, type GraphAsset } from '../../inventory/graph.ts';
+import type { Queryable } from '../pool.ts';
+import { decodeNodeId } from '../../inventory/graph.ts';
+import { clampLimit, clampOffset, likePattern, type Page, type Paging } from './paging.ts';
 
 /** An inventory item (spec 000 §3) plus what the detail view needs. */
 export interface InventoryItem {
@@ -18,43 +19,7 @@ export interface InventoryItem {
   update_time: Date | null;
 }
 
-export interface RecommendationItem {
-  name: string;
-  etag: string;
-  state: string;
-  recommender: string;
-  recommender_subtype: string;
-  primary_impact_category: string;
-  /** Decimal string; negative is a saving. */
-  cost: string | null;
-  currency: string | null;
-  cost_duration: string | null;
-  description: string;
-  priority: string;
-  target_resources: string[];
-  location: string;
-  project_id: string;
-  last_refresh_time: Date | null;
-  /** The ticket that took it on, if any. */
-  ticket_key: string | null;
-}
-
-export interface Page<T> {
-  total: number;
-  items: T[];
-}
-
-/** Largest page a caller may ask for; the tables page far below it. */
-export const MAX_PAGE = 1000;
-
 export const ASSET_SORTS = ['asset_name', 'asset_type', 'project_id', 'region'] as const;
-export const RECOMMENDATION_SORTS = ['project_id', 'recommender_subtype', 'primary_impact_category', 'location', 'cost'] as const;
-
-interface Paging {
-  offset?: number;
-  limit?: number;
-  desc?: boolean;
-}
 
 export interface AssetQuery extends Paging {
   /** Substring of the asset name, case-insensitive. */
@@ -69,22 +34,6 @@ export interface AssetQuery extends Paging {
   /** Only these projects' (a customerViewer's, api/src/viewer-restriction.ts); absent or null: all. */
   projects?: readonly string[] | null;
 }
-
-export interface RecommendationQuery extends Paging {
-  search?: string;
-  project_id?: string;
-  primary_impact_category?: string;
-  recommender_subtype?: string;
-  state?: string;
-  /** Default project_id, the order the spec reads the collection in. */
-  sort?: (typeof RECOMMENDATION_SORTS)[number];
-  /** Only these projects' (a customerViewer's); absent or null: all. */
-  projects?: readonly string[] | null;
-}
-
-const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-const clampLimit = (n: number | undefined) => Math.min(Math.max(Math.trunc(n ?? 100), 1), MAX_PAGE);
-const clampOffset = (n: number | undefined) => Math.max(Math.trunc(n ?? 0), 0);
 
 /** The WHERE clause and parameters ($1–$7) of an asset list query: the customer first, then its filters. */
 function assetFilter(customerId: string, q: AssetQuery): { where: string; params: unknown[] } {
@@ -201,68 +150,6 @@ export async function listInventoryAssets(
   const [n, { rows }] = await Promise.all([total ?? countInventoryAssets(db, customerId, q), db.query<InventoryItem>(assetPageQuery(customerId, q, seek))]);
   return { total: n, items: rows };
 }
-
-/** The WHERE clause and parameters ($1–$7) of a recommendation list query: the customer first, then its filters. */
-function recommendationFilter(customerId: string, q: RecommendationQuery): { where: string; params: unknown[] } {
-  const where = `r.customer_id = $1
-     AND ($2::text IS NULL OR r.description ILIKE $2 OR r.name ILIKE $2 OR array_to_string(r.target_resources, ' ') ILIKE $2)
-     AND ($3::text IS NULL OR r.project_id = $3) AND ($4::text IS NULL OR r.primary_impact_category = $4)
-     AND ($5::text IS NULL OR r.recommender_subtype = $5) AND ($6::text IS NULL OR r.state = $6)
-     AND ($7::text[] IS NULL OR r.project_id = ANY($7::text[]))`;
-  const filters = [customerId, q.search ? likePattern(q.search) : null, q.project_id ?? null, q.primary_impact_category ?? null, q.recommender_subtype ?? null, q.state ?? null];
-  return { where, params: [...filters, q.projects ?? null] };
-}
-
-/** What identifies a recommendation query's total: its filters (not its order or page). */
-export const recommendationFilterKey = (q: RecommendationQuery): string =>
-  JSON.stringify([q.search ?? null, q.project_id ?? null, q.primary_impact_category ?? null, q.recommender_subtype ?? null, q.state ?? null, q.projects ? [...q.projects].sort() : null]);
-
-/** How many of the customer's recommendations match the filters of `q`. */
-export async function countInventoryRecommendations(db: Queryable, customerId: string, q: RecommendationQuery = {}): Promise<number> {
-  const { where, params } = recommendationFilter(customerId, q);
-  const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM inventory_recommendation r WHERE ${where}`, params);
-  return rows[0]!.n;
-}
-
-/** A page of recommendations and the total matching; `total` is counted unless the caller already knows it (api/src/inventory/recommendation-totals.ts). */
-export async function listInventoryRecommendations(db: Queryable, customerId: string, q: RecommendationQuery = {}, total?: Promise<number>): Promise<Page<RecommendationItem>> {
-  const sort = RECOMMENDATION_SORTS.includes(q.sort ?? 'project_id') ? (q.sort ?? 'project_id') : 'project_id';
-  const dir = q.desc ? 'DESC' : 'ASC';
-  const order = `r.${sort} ${dir} NULLS LAST, r.name ${dir}`;
-  const { where, params } = recommendationFilter(customerId, q);
-  const [n, { rows }] = await Promise.all([
-    total ?? countInventoryRecommendations(db, customerId, q),
-    db.query<RecommendationItem>(
-      `SELECT r.name, r.etag, r.state, r.recommender, r.recommender_subtype, r.primary_impact_category, r.cost::text AS cost,
-              r.currency, r.cost_duration, r.description, r.priority, r.target_resources, r.location, r.project_id,
-              r.last_refresh_time, c.ticket_key
-         FROM inventory_recommendation r
-         LEFT JOIN inventory_recommendation_claim c ON c.customer_id = r.customer_id AND c.recommendation_name = r.name
-        WHERE ${where} ORDER BY ${order} OFFSET $8 LIMIT $9`,
-      [...params, clampOffset(q.offset), clampLimit(q.limit)],
-    ),
-  ]);
-  return { total: n, items: rows };
-}
-
-/**
- * Which state a customer's recommendations are at: the counter every statement writing them bumps (migration 125's
- * triggers: a sync, a state change on taking one on). One primary key probe; '0' before the first write.
- */
-export async function recommendationVersion(db: Queryable, customerId: string): Promise<string> {
-  const { rows } = await db.query<{ version: string }>(`SELECT version::text FROM inventory_recommendation_version WHERE customer_id = $1`, [customerId]);
-  return rows[0]?.version ?? '0';
-}
-
-/** A value derived from the recommendations and the version it belongs to, read in one snapshot so the pair always agrees. */
-export async function readAtRecommendationVersion<T>(pool: Pool, customerId: string, read: (db: Queryable) => Promise<T>): Promise<{ version: string; value: T }> {
-  return withTransaction(pool, async (tx) => {
-    await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
-    const version = await recommendationVersion(tx, customerId);
-    return { version, value: await read(tx) };
-  });
-}
-
 /** One asset as the node detail shows it (spec 001 §7: name, asset_type, location, data). */
 export interface AssetDetail {
   asset_name: string;
@@ -298,52 +185,6 @@ export async function assetHistory(db: Queryable, customerId: string, assetName:
     `SELECT change, changed_fields, changed_at, sync_run_id FROM inventory_asset_change
       WHERE customer_id = $1 AND asset_name = $2 ORDER BY id DESC LIMIT $3`,
     [customerId, assetName, clampLimit(limit)],
-  );
-  return rows;
-}
-
-/**
- * Which snapshot a customer's inventory is at: it changes with every successful sync, the only writer of the
- * snapshot (replaceSnapshot marks its run succeeded in the transaction that replaces the assets, so the count of
- * succeeded runs goes up by one at each commit, whatever order concurrent runs started in). One probe of the partial
- * index of migration 070.
- */
-export async function snapshotVersion(db: Queryable, customerId: string): Promise<string> {
-  const { rows } = await db.query<{ version: string }>(
-    `SELECT count(*) || '.' || coalesce(max(id), 0) AS version FROM inventory_sync_run WHERE customer_id = $1 AND status = 'succeeded'`,
-    [customerId],
-  );
-  return rows[0]!.version;
-}
-
-/** A count and the snapshot version it belongs to, read in one snapshot so the pair always agrees. */
-export async function countInSnapshot(pool: Pool, customerId: string, count: (db: Queryable) => Promise<number>): Promise<{ version: string; total: number }> {
-  return withTransaction(pool, async (tx) => {
-    await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
-    const version = await snapshotVersion(tx, customerId);
-    return { version, total: await count(tx) };
-  });
-}
-
-/**
- * The graph's rows and the snapshot version they belong to, read in one snapshot so the pair always agrees.
- * `projects`: only these projects' assets (a customerViewer's); null: all.
- */
-export async function readGraphSnapshot(pool: Pool, customerId: string, projects: readonly string[] | null = null): Promise<{ version: string; assets: GraphAsset[] }> {
-  return withTransaction(pool, async (tx) => {
-    await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
-    const version = await snapshotVersion(tx, customerId);
-    return { version, assets: await listGraphAssets(tx, customerId, projects) };
-  });
-}
-
-/** The snapshot as the graph builder needs it: only the data keys that make edges cross the wire. */
-export async function listGraphAssets(db: Queryable, customerId: string, projects: readonly string[] | null = null): Promise<GraphAsset[]> {
-  const { rows } = await db.query<GraphAsset>(
-    `SELECT asset_name, asset_type, display_name, ancestors, parent_name AS parent,
-            jsonb_strip_nulls(jsonb_build_object('disks', data->'disks', 'networkInterfaces', data->'networkInterfaces', 'network', data->'network')) AS data
-       FROM inventory_asset WHERE customer_id = $1 AND ($2::text[] IS NULL OR project_id = ANY($2::text[])) ORDER BY asset_name`,
-    [customerId, projects],
   );
   return rows;
 }
