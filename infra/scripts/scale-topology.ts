@@ -3,6 +3,9 @@
  * (one primary, one replica, three sentinels), a Redis Cluster (three primaries, three replicas), both with AOF, and a
  * PostgreSQL primary with a streaming replica made by pg_basebackup. Everything listens on 127.0.0.1 at free ports,
  * lives in a temporary directory and is stopped by `stop()`.
+ *
+ * Longer than 300 lines on purpose: a test harness, not product code — the three Redis shapes and the PostgreSQL pair
+ * share the port, wait and kill helpers here, and each start function reads top to bottom as the servers' manual has it.
  */
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';

@@ -20,6 +20,9 @@
  *
  * SCALE_SHAPES (single,sentinel,cluster), SCALE_ROWS (lines per ingest file, 20000), SCALE_MAILS (1000) and
  * SCALE_DAY_HOURS (24) shorten it.
+ *
+ * Longer than 300 lines on purpose: a test harness, not product code — each check above is one function beside the
+ * deployment it runs on, and the table reads them in one order; split, a reader would chase one scenario over files.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
