@@ -8,7 +8,8 @@
  * measures the 50-million step: ~6 minutes, ~18 GB of disk).
  * The web app's weight per route is read from the last `make build` (web/dist).
  * BENCH_ONLY (default: all) runs only the named parts, comma-separated: web, ingest, file-ingest, chart, areas,
- * forecast, anomaly, growth, browser (Chromium over four screens; needs web/dist). The chart benchmark reads the ingest benchmark's rows, so `chart` runs `ingest` too.
+ * forecast, anomaly, growth, browser (Chromium over four screens; needs web/dist), operations (the provider's inbox,
+ * spend overview and customer picker with BENCH_CUSTOMERS generated customers, default 500). The chart benchmark reads the ingest benchmark's rows, so `chart` runs `ingest` too.
  */
 import { benchContext } from './context.ts';
 import { ingestBench } from './ingest.bench.ts';
@@ -20,6 +21,7 @@ import { areasBench } from './areas.bench.ts';
 import { printRouteWeights } from './web-bundle.ts';
 import { growthBench } from './growth.bench.ts';
 import { browserBench } from './browser.bench.ts';
+import { operationsBench } from './operations.bench.ts';
 
 const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((s) => s.trim())) : null;
 const runs = (name: string) => only === null || only.has(name) || (name === 'ingest' && only.has('chart'));
@@ -28,7 +30,7 @@ if (runs('web')) {
   console.log('# web: gzipped JavaScript each route loads (entry + page chunk + what it draws on arrival)');
   printRouteWeights();
 }
-if (['ingest', 'file-ingest', 'chart', 'areas', 'forecast', 'browser'].some(runs)) {
+if (['ingest', 'file-ingest', 'chart', 'areas', 'forecast', 'browser', 'operations'].some(runs)) {
   const ctx = await benchContext();
   try {
     if (runs('ingest')) {
@@ -54,6 +56,11 @@ if (['ingest', 'file-ingest', 'chart', 'areas', 'forecast', 'browser'].some(runs
     if (runs('forecast')) {
       console.log('# forecast backtest vs naive baseline');
       await forecastBench();
+    }
+    if (runs('operations')) {
+      // Last of the shared database's parts: the customers it generates would change the admin's lists above.
+      console.log('# operations: the provider\'s console beside a bare route');
+      await operationsBench(ctx);
     }
   } finally {
     await ctx.close();
