@@ -36,8 +36,9 @@ export async function phoneTour(t: Test, browser: Browser, base: string, paths: 
           return { scroll: document.documentElement.scrollWidth, inner, wide: e ? `${e.tagName.toLowerCase()}.${String(e.className).slice(0, 40)}` : '' };
         });
         t.ok(scroll <= inner, `${path}: page ${scroll} px wide at ${inner}${wide ? ` (${wide})` : ''}`);
-        // the laptop's first screen, as one sees it; the narrower ones whole, as one scrolls them
-        await page.screenshot({ path: `${SCREENSHOT_DIR}/tour-${user}-${shotName(path)}-${screen.width}.png`, fullPage: screen.width < 1440 });
+        // the laptop's first screen, as one sees it; the narrower ones whole, as one scrolls them. CI, which looks at
+        // no picture, sets E2E_TOUR_SHOTS=0 (.ci/run): some 170 full-page pictures are a minute of its 30.
+        if (process.env.E2E_TOUR_SHOTS !== '0') await page.screenshot({ path: `${SCREENSHOT_DIR}/tour-${user}-${shotName(path)}-${screen.width}.png`, fullPage: screen.width < 1440 });
       }
     }
   });
