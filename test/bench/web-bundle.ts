@@ -35,7 +35,7 @@ export const TARGET = 450 * 1024;
 /** Route path → page module (web/src/...) as routes.ts declares them. */
 export function routePages(routesSource: string): { path: string; module: string }[] {
   const modules = new Map<string, string>();
-  for (const m of routesSource.matchAll(/const (\w+) = lazy\(\(\) => import\('\.\.\/([^']+)'\)/g)) modules.set(m[1], `src/${m[2]}`);
+  for (const m of routesSource.matchAll(/const (\w+) = lazy(?:Page)?\(\(\) => import\('\.\.\/([^']+)'\)/g)) modules.set(m[1], `src/${m[2]}`);
   const out: { path: string; module: string }[] = [];
   for (const m of routesSource.matchAll(/\{ path: '([^']+)',[^\n]*?page: (\w+) \}/g)) {
     const module = modules.get(m[2]);

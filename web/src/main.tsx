@@ -10,8 +10,12 @@ import { App } from './app/App.tsx';
 import { SnackbarProvider } from './common/Snackbar.tsx';
 import { sessionFromHint } from './features/session/sessionSlice.ts';
 import { loadSessionHint } from './features/session/token-storage.ts';
+import { preloadLanding } from './app/preload.ts';
 
-const store = setupStore({ session: sessionFromHint(loadSessionHint()) });
+const hint = loadSessionHint();
+const store = setupStore({ session: sessionFromHint(hint) });
+// Before the first render: the billing home's data and code start while the session is being checked.
+preloadLanding(store, window.location.pathname, hint);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

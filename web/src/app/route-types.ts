@@ -1,4 +1,4 @@
-import type { ComponentType, LazyExoticComponent } from 'react';
+import type { ComponentType } from 'react';
 import type { Role } from '@cc/shared/permissions.ts';
 import type { CustomerDocument } from '@cc/shared/schemas/customers.ts';
 
@@ -39,5 +39,5 @@ export interface AppRoute {
   /** Management pages hide the customer and billing account pickers (spec 001 §2.2). */
   management?: boolean;
   /** The screen; absent while it is not built yet (a "Not available yet" page shows). */
-  page?: LazyExoticComponent<ComponentType<PageProps>>;
+  page?: ComponentType<PageProps>;
 }

@@ -20,6 +20,7 @@ import type { Role } from '@cc/shared/permissions.ts';
 import { hasPermission } from '@cc/shared/permissions.ts';
 import type { CustomerDocument } from '@cc/shared/schemas/customers.ts';
 import type { AppRoute, Gate } from './route-types.ts';
+import { lazyPage } from './lazy-page.ts';
 import { OperationsBadge } from '../features/operations/OperationsBadge.tsx';
 
 /** The per-customer switches that gate menu items and screens (spec 001 §6). */
@@ -62,7 +63,8 @@ const features = {
   playbook: { on: flag('documentation'), disabledText: (name: string) => `Playbook for ${name} is disabled` },
 } satisfies Record<string, AppRoute['feature']>;
 
-const BillingPage = lazy(() => import('../features/billing/BillingPage.tsx').then((m) => ({ default: m.BillingPage })));
+/** The home page, preloaded as the app starts on `/` (app/preload.ts). */
+export const BillingPage = lazyPage(() => import('../features/billing/BillingPage.tsx').then((m) => m.BillingPage));
 const AnomalyPage = lazy(() => import('../features/anomalies/AnomalyPage.tsx').then((m) => ({ default: m.AnomalyPage })));
 const ReconcilePage = lazy(() => import('../features/billing/ReconcilePage.tsx').then((m) => ({ default: m.ReconcilePage })));
 const AlertsPage = lazy(() => import('../features/alerts/AlertsPage.tsx').then((m) => ({ default: m.AlertsPage })));

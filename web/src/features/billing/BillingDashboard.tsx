@@ -6,9 +6,10 @@ import { DEFAULT_CURRENCY } from '@cc/shared/constants.ts';
 import type { Claims } from '@cc/shared/claims.ts';
 import { hasPermission } from '@cc/shared/permissions.ts';
 import type { CustomerDocument } from '@cc/shared/schemas/customers.ts';
-import { useGetBillingSettingsQuery, type ChartScope } from './billingApi.ts';
+import { useGetBillingSettingsQuery } from './billingApi.ts';
 import { ChartPanel } from './ChartPanel.tsx';
-import { PACIFIC_TIME_ZONE, formatTimestamp } from '../../common/dates.ts';
+import { formatTimestamp } from '../../common/dates.ts';
+import { chartScope, dashboardRules, panelArgs, settingsArgs } from './arrival.ts';
 import { exportRange, rangeLabel } from './format.ts';
 import { COST_BASIS_LABELS, GROUP_BY_LABELS, PERIOD_LABELS, PROVIDER_LABELS, validateSettings, type SavedBillingSettings } from './settings.ts';
 import { tabsFor } from './tabs.ts';
@@ -33,10 +34,10 @@ export interface BillingDashboardProps {
 export function BillingDashboard({ claims, customer, billingAccountId, firstAccount }: BillingDashboardProps) {
   const [, navigate] = useLocation();
   const customerId = customer.customer_id;
-  const viewer = claims.role === 'customerViewer';
-  const canPickProvider = hasPermission(claims.perms, 'gcp_*');
-  const viewerLabel = claims.filters.find((f) => f.customer === customerId)?.project_label[0]?.label_key ?? '';
-  const { value: saved, defaults, save } = useDashboardSettings(customerId, { viewer, canPickProvider, viewerLabel });
+  // The same rules, scope and arguments app/preload.ts sends before this page's code arrives (arrival.ts).
+  const rules = dashboardRules(claims, customerId);
+  const { viewer, canPickProvider } = rules;
+  const { value: saved, defaults, save } = useDashboardSettings(customerId, rules);
   const s = saved.settings;
 
   const [drawerOpen, setDrawerOpen] = useState(false);
@@ -44,7 +45,7 @@ export function BillingDashboard({ claims, customer, billingAccountId, firstAcco
   const [tabIndex, setTabIndex] = useState(0);
   const settingsButton = useRef<HTMLButtonElement>(null);
 
-  const { data: options } = useGetBillingSettingsQuery({ customer: customerId, billingAccountId, provider: s.provider });
+  const { data: options } = useGetBillingSettingsQuery(settingsArgs(customerId, billingAccountId, s));
   const currency = options?.currency || (typeof customer.billing_currency === 'string' && customer.billing_currency) || DEFAULT_CURRENCY;
 
   const tabs = tabsFor(s.groupBy, s.provider);
@@ -55,15 +56,7 @@ export function BillingDashboard({ claims, customer, billingAccountId, firstAcco
   const chosenProjects = chosen.panelKey === panelKey ? chosen.projects : [];
   const valid = Object.keys(validateSettings(s)).length === 0;
 
-  const scope: ChartScope = {
-    customer: customerId,
-    billingAccountId,
-    provider: s.provider,
-    period: s.selectedDate,
-    ...(s.selectedDate === 'CustomizedPeriod' ? { startDate: s.startDate, endDate: s.endDate } : {}),
-    timezone: PACIFIC_TIME_ZONE,
-    costBasis: s.costBasis,
-  };
+  const scope = chartScope(customerId, billingAccountId, s);
 
   const gcpFirst = s.provider === 'gcp' && firstAccount;
   const showAlerts = hasPermission(claims.perms, 'alerts_*') && gcpFirst;
@@ -98,13 +91,7 @@ export function BillingDashboard({ claims, customer, billingAccountId, firstAcco
           <ChartPanel
             key={panelKey}
             tab={tab}
-            args={{
-              ...scope,
-              top: saved.selected.top,
-              services: s.services,
-              projectLabel: s.projectLabel,
-              resourceLabel: s.resourceLabel,
-            }}
+            args={panelArgs(scope, saved)}
             showSpendSum={saved.selected.showSpendSum}
             historicalData={saved.selected.historicalData}
             currency={currency}

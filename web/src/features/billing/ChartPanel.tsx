@@ -1,7 +1,8 @@
 import { lazy, Suspense, useId, useMemo, useState } from 'react';
 import { Banner, Select } from '@primer/react';
 import { errorDetail } from '../../common/api-error.ts';
-import { useGetBillingChartQuery, type ChartArgs } from './billingApi.ts';
+import { useGetBillingChartQuery } from './billingApi.ts';
+import { tabChartArgs, type PanelArgs } from './arrival.ts';
 import { carriesDiscounts, DiscountSummary } from './DiscountSummary.tsx';
 import { SpendChart } from './SpendChart.tsx';
 import { ConversionNote } from './ConversionNote.tsx';
@@ -17,7 +18,7 @@ const MultiSelect = lazy(() => import('./MultiSelect.tsx').then((m) => ({ defaul
 export interface ChartPanelProps {
   tab: DashboardTab;
   /** The chart request without the Projects choice, which lives here. */
-  args: Omit<ChartArgs, 'kind' | 'projects'>;
+  args: PanelArgs;
   showSpendSum: boolean;
   historicalData: boolean;
   currency: string;
@@ -37,7 +38,7 @@ export function ChartPanel({ tab, args, showSpendSum, historicalData, currency, 
     setProjects(next);
     onProjectsChange?.(next);
   };
-  const chartArgs: ChartArgs = { ...args, kind: tab.kind, ...(tab.detail ? { projects } : {}) };
+  const chartArgs = tabChartArgs(args, tab, projects);
   const chart = useGetBillingChartQuery(chartArgs);
   // The Projects options come from the unfiltered, unfolded answer, so any project can be picked.
   const all = useGetBillingChartQuery({ ...args, kind: tab.kind, top: 0, projects: [] }, { skip: !tab.detail });

@@ -1,9 +1,6 @@
 import { useCallback, useMemo, useState } from 'react';
-import { defaultSettings, effectiveSettings, loadSettings, saveSettings, type SavedBillingSettings, type SettingsRules } from './settings.ts';
-
-function applyRules(v: SavedBillingSettings, rules: SettingsRules): SavedBillingSettings {
-  return { ...v, settings: effectiveSettings(v.settings, rules) };
-}
+import { defaultSettings, loadSettings, saveSettings, type SavedBillingSettings, type SettingsRules } from './settings.ts';
+import { withRules as applyRules } from './arrival.ts';
 
 /**
  * The customer's saved dashboard settings (localStorage, one entry per customer, so selecting another
