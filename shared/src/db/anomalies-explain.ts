@@ -39,15 +39,15 @@ export async function storeContributors(tx: Queryable, o: { date: string; window
 }
 
 /**
- * Folds the lines of the days the targets' contributors read that are not folded yet or were loaded or corrected
- * since (anomaly-fold-days.sql), and removes folded days long past the window. On a night that is the new day only:
- * one day of lines, read by cost_line's (account, day) index, instead of the account's whole window.
+ * Folds the lines of the judged day and of the days the targets' contributors read, where not folded yet or loaded or
+ * corrected since (anomaly-fold-days.sql), and removes folded days long past the window. On a night that is the new
+ * day only: one day of lines, read by cost_line's (account, day) index, instead of the account's whole window.
  */
 async function foldLineDays(tx: Queryable, o: { date: string; windowDays: number }): Promise<void> {
   // Two passes over one account (the nightly one and an ingest's follow-up) would fold the same day twice.
   await tx.query(
     `SELECT pg_advisory_xact_lock(hashtextextended('anomaly_line_day ' || billing_account_id, 0))
-       FROM (SELECT DISTINCT billing_account_id FROM anomaly_targets ORDER BY 1) a`,
+       FROM (SELECT DISTINCT billing_account_id FROM anomaly_accounts ORDER BY 1) a`,
   );
   await tx.query('CREATE TEMP TABLE anomaly_fold_days (customer_id text, billing_account_id text, day date, batches text) ON COMMIT DROP');
   await tx.query(FOLD_DAYS_SQL, [o.date, o.windowDays]);
@@ -72,7 +72,7 @@ async function foldLineDays(tx: Queryable, o: { date: string; windowDays: number
   );
   for (const table of ['anomaly_line_day', 'anomaly_line_day_state']) {
     await tx.query(
-      `DELETE FROM ${table} l USING (SELECT DISTINCT billing_account_id FROM anomaly_targets) a
+      `DELETE FROM ${table} l USING (SELECT DISTINCT billing_account_id FROM anomaly_accounts) a
         WHERE l.billing_account_id = a.billing_account_id AND l.usage_date < $1::date - $2::int`,
       [o.date, o.windowDays + FOLDED_DAYS_KEPT_BEYOND_WINDOW],
     );

@@ -5,9 +5,12 @@
 -- A day's lines are read by cost_line's (account, day) index; on a night only the new day (and any day a batch has
 -- loaded or corrected since) is read. A day's mark is the ids of the ingest batches whose extents cover it.
 WITH wanted AS (
-  SELECT DISTINCT t.customer_id, t.billing_account_id, d.day::date AS day
+  SELECT t.customer_id, t.billing_account_id, d.day::date AS day
     FROM anomaly_targets t
     CROSS JOIN LATERAL generate_series(greatest(t.first_seen, $1::date - $2::int), $1::date, interval '1 day') AS d(day)
+  UNION
+  -- the judged day of every account, flagged or not: the nights after find it folded, so a night reads one day
+  SELECT a.customer_id, a.billing_account_id, $1::date FROM anomaly_accounts a
 ), marked AS (
   SELECT w.customer_id, w.billing_account_id, w.day,
          coalesce((SELECT string_agg(DISTINCT e.source_batch::text, ',' ORDER BY e.source_batch::text) FROM cost_line_extent e
