@@ -5,9 +5,11 @@
 -- A day's lines are read by cost_line's (account, day) index; on a night only the new day (and any day a batch has
 -- loaded or corrected since) is read. A day's mark is the ids of the ingest batches whose extents cover it.
 WITH wanted AS (
-  SELECT t.customer_id, t.billing_account_id, d.day::date AS day
+  SELECT t.customer_id, t.billing_account_id, d.day AS day
     FROM anomaly_targets t
-    CROSS JOIN LATERAL generate_series(greatest(t.first_seen, $1::date - $2::int), $1::date, interval '1 day') AS d(day)
+    -- integer days back from $1: planned as $2 + 1 rows (a date series is planned as 1,000, and the folded rows would
+    -- then be read by a hashed scan of the whole table rather than one index descent per series and day)
+    CROSS JOIN LATERAL (SELECT $1::date - b AS day FROM generate_series(0, $2::int) AS b WHERE $1::date - b >= t.first_seen) AS d
   UNION
   -- the judged day of every account, flagged or not: the nights after find it folded, so a night reads one day
   SELECT a.customer_id, a.billing_account_id, $1::date FROM anomaly_accounts a
