@@ -25,21 +25,24 @@ export class AssetPages {
     this.cache = new SnapshotCache(pool, MAX_ENTRIES);
   }
 
-  /** Where the page `q` asks for starts reading: the last anchor before its offset; undefined near the list's start. */
-  async seek(customerId: string, q: AssetQuery & { offset: number }): Promise<AssetSeek | undefined> {
+  /**
+   * Where the page `q` asks for starts reading: the last anchor before its offset; undefined near the list's start.
+   * `version`: the snapshot version this request probed already, if it did.
+   */
+  async seek(customerId: string, q: AssetQuery & { offset: number }, version?: string): Promise<AssetSeek | undefined> {
     if (q.offset < ANCHOR_EVERY) return undefined;
     const key = `${customerId}\u0000${assetFilterKey(q)}\u0000${q.sort ?? 'asset_name'}\u0000${q.desc ? 'desc' : 'asc'}`;
     const anchors = await this.cache.get(customerId, key, async () => {
       // the anchors and the version they belong to, read in one snapshot
       let value: AssetAnchor[] = [];
-      const { version } = await this.read.fresh((db) =>
+      const { version: at } = await this.read.fresh((db) =>
         countInSnapshot(db, customerId, async (tx) => {
           value = await listAssetAnchors(tx, customerId, q);
           return value.length;
         }),
       );
-      return { version, value };
-    });
+      return { version: at, value };
+    }, version);
     // anchor j is the row at position (j + 1) × ANCHOR_EVERY - 1: the last one before the page's first row
     const j = Math.min(Math.floor(q.offset / ANCHOR_EVERY), anchors.length) - 1;
     return j < 0 ? undefined : { anchor: anchors[j]!, position: (j + 1) * ANCHOR_EVERY - 1 };

@@ -24,11 +24,16 @@ export class AssetTotals {
     this.cache = new SnapshotCache(pool, MAX_ENTRIES);
   }
 
-  /** How many of the customer's assets match the filters of `q`, as of the current snapshot. */
-  total(customerId: string, q: AssetQuery): Promise<number> {
-    return this.cache.get(customerId, `${customerId}\u0000${assetFilterKey(q)}`, async () => {
-      const { version, total } = await this.read.fresh((db) => countInSnapshot(db, customerId, (tx) => countInventoryAssets(tx, customerId, q)));
-      return { version, value: total };
-    });
+  /** How many of the customer's assets match the filters of `q`, as of the current snapshot (`version`, if probed already). */
+  total(customerId: string, q: AssetQuery, version?: string): Promise<number> {
+    return this.cache.get(
+      customerId,
+      `${customerId}\u0000${assetFilterKey(q)}`,
+      async () => {
+        const counted = await this.read.fresh((db) => countInSnapshot(db, customerId, (tx) => countInventoryAssets(tx, customerId, q)));
+        return { version: counted.version, value: counted.total };
+      },
+      version,
+    );
   }
 }

@@ -28,17 +28,26 @@ export class RecommendationTotals {
     this.savings = new SnapshotCache(pool, MAX_ENTRIES, recommendationVersion);
   }
 
-  /** How many of the customer's recommendations match the filters of `q`, as of their current version. */
-  total(customerId: string, q: RecommendationQuery): Promise<number> {
-    return this.totals.get(customerId, `${customerId}\u0000${recommendationFilterKey(q)}`, () =>
-      this.read.fresh((db) => readAtRecommendationVersion(db, customerId, (tx) => countInventoryRecommendations(tx, customerId, q))),
+  /**
+   * How many of the customer's recommendations match the filters of `q`, as of their current version (`version`, if
+   * the request probed it already: one probe serves the total and the savings).
+   */
+  total(customerId: string, q: RecommendationQuery, version?: string): Promise<number> {
+    return this.totals.get(
+      customerId,
+      `${customerId}\u0000${recommendationFilterKey(q)}`,
+      () => this.read.fresh((db) => readAtRecommendationVersion(db, customerId, (tx) => countInventoryRecommendations(tx, customerId, q))),
+      version,
     );
   }
 
-  /** The claimed and realised savings of the projects given (null: all), as of the current version. */
-  savingsOf(customerId: string, projects: readonly string[] | null): Promise<Savings> {
-    return this.savings.get(customerId, `${customerId}\u0000${JSON.stringify(projects)}`, () =>
-      this.read.fresh((db) => readAtRecommendationVersion(db, customerId, (tx) => recommendationSavings(tx, customerId, projects))),
+  /** The claimed and realised savings of the projects given (null: all), as of the current version (`version`, as above). */
+  savingsOf(customerId: string, projects: readonly string[] | null, version?: string): Promise<Savings> {
+    return this.savings.get(
+      customerId,
+      `${customerId}\u0000${JSON.stringify(projects)}`,
+      () => this.read.fresh((db) => readAtRecommendationVersion(db, customerId, (tx) => recommendationSavings(tx, customerId, projects))),
+      version,
     );
   }
 }

@@ -26,10 +26,11 @@ export class SnapshotCache<T> {
 
   /**
    * The value under `key` as of the customer's current snapshot. `make` reads it together with the version it
-   * belongs to, in one read snapshot, so the pair always agrees.
+   * belongs to, in one read snapshot, so the pair always agrees. `current`: the version this request already probed
+   * (one probe serves every kept value a request reads).
    */
-  async get(customerId: string, key: string, make: () => Promise<{ version: string; value: T }>): Promise<T> {
-    const version = await this.version(this.pool, customerId);
+  async get(customerId: string, key: string, make: () => Promise<{ version: string; value: T }>, current?: string): Promise<T> {
+    const version = current ?? (await this.version(this.pool, customerId));
     const known = this.entries.get(key);
     if (known && known.version === version) {
       this.touch(key, known);

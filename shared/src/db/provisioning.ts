@@ -4,7 +4,7 @@
  * admins or two workers racing each other cannot both move the same request.
  */
 import type { Queryable } from './pool.ts';
-import type { CheckedProjectRequest, ProjectState, ProjectTemplate, ProvisioningChoices, ProvisioningStep } from '../provisioning/rules.ts';
+import { STEP_LABELS, type CheckedProjectRequest, type ProjectState, type ProjectTemplate, type ProvisioningChoices, type ProvisioningStep } from '../provisioning/rules.ts';
 
 export interface ProjectRequestRow {
   id: string;
@@ -108,10 +108,34 @@ export async function listProjectRequests(db: Queryable, customerId: string, pag
 }
 
 /**
- * How many requests the customer has. Counted per request, exactly: a customer's requests number in the hundreds, an
- * index-only range of (customer_id, project_name), well under a millisecond, while a kept count would need a
- * version bumped by every state change the worker writes.
+ * One page of the customer's requests as the JSON text of the list's answer (ProjectRecord: what toRecord in
+ * api/src/provisioning/present.ts makes of a row, with the step label and the budget note worked out here), and the
+ * count of all of them (kept, not recounted: migration 122), in one statement. Made in PostgreSQL: the api sends the string on instead of parsing each
+ * row's template and step log into objects and serialising them again, which was most of the list's cost
+ * (docs/decisions-provisioning.md). The step log itself stays out of the answer, as before.
  */
+export async function projectRequestPageJson(db: Queryable, customerId: string, page: { offset: number; limit: number }): Promise<{ total: number; items: string }> {
+  const { rows } = await db.query<{ total: number; items: string }>(
+    // the total kept by migration 122's triggers, read in the page's own snapshot
+    `SELECT coalesce((SELECT n FROM project_request_count WHERE customer_id = $1), 0) AS total,
+            '[' || coalesce(string_agg(row_to_json(j)::text, ',' ORDER BY p.project_name, p.created_at, p.id), '') || ']' AS items
+       FROM (SELECT * FROM project_request WHERE customer_id = $1 ORDER BY project_name, created_at, id OFFSET $2 LIMIT $3) p,
+            LATERAL (SELECT p.id::text AS id, p.customer_id, p.project_name, p.state, p.project_type, p.folder_name, p.folder_number,
+                            p.template_name, p.project_template, p.bu, p.product, p.env, p.owner_value, p.requester, p.current_step,
+                            $4::jsonb ->> CASE p.state WHEN 'Creating' THEN p.current_step WHEN 'Failed' THEN p.failed_step END AS step_label,
+                            p.failed_step, p.error,
+                            -- the budget step's last "done" entry, after its "{budget name}: " (budgetNote)
+                            (SELECT CASE WHEN strpos(e ->> 'detail', ': ') > 0 THEN substr(e ->> 'detail', strpos(e ->> 'detail', ': ') + 2) ELSE e ->> 'detail' END
+                               FROM jsonb_array_elements(p.step_log) WITH ORDINALITY AS x(e, i)
+                              WHERE e ->> 'step' = 'budget' AND e ->> 'outcome' = 'done' ORDER BY i DESC LIMIT 1) AS budget_note,
+                            p.project_number, p.decided_by, p.decided_at, p.created_at, p.completed_at) j`,
+    [customerId, page.offset, page.limit, JSON.stringify(STEP_LABELS)],
+  );
+  // no row on the page: the aggregate still answers one row
+  return rows[0]!;
+}
+
+/** How many requests the customer has, counted over its rows (the list reads the kept count instead: migration 122). */
 export async function countProjectRequests(db: Queryable, customerId: string): Promise<number> {
   const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM project_request WHERE customer_id = $1`, [customerId]);
   return rows[0]!.n;

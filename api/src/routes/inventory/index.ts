@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Static } from '@sinclair/typebox';
-import { assetHistory, findAssetByNodeId, listInventoryAssets } from '@cc/shared/db/inventory/asset-read.ts';
-import { listInventoryRecommendations } from '@cc/shared/db/inventory/recommendation-read.ts';
+import { assetHistory, assetPageItemsJson, findAssetByNodeId } from '@cc/shared/db/inventory/asset-read.ts';
+import { snapshotVersion } from '@cc/shared/db/inventory/snapshot-read.ts';
+import { recommendationPageItemsJson, recommendationVersion } from '@cc/shared/db/inventory/recommendation-read.ts';
 import { latestSyncRun } from '@cc/shared/db/inventory/snapshot.ts';
 import { decodeNodeId } from '@cc/shared/inventory/graph.ts';
 import { viewerProjectIds } from '@cc/shared/db/viewer-projects.ts';
@@ -22,7 +23,7 @@ import {
 } from '@cc/shared/schemas/inventory.ts';
 import { errors } from '../../errors.ts';
 import { viewerRestriction } from '../../viewer-restriction.ts';
-import { nextNightlySync, recommendationItem, syncRun } from '../../inventory/present.ts';
+import { nextNightlySync, syncRun } from '../../inventory/present.ts';
 import { GraphCache } from '../../inventory/graph-cache.ts';
 import { AssetTotals } from '../../inventory/asset-totals.ts';
 import { AssetPages } from '../../inventory/asset-pages.ts';
@@ -35,7 +36,15 @@ const tenant = { params: 'customer' } as const;
 const feature = 'inventory';
 const read = { permission: 'inventory_read', tenant, feature } as const;
 
-const iso = (d: Date | null) => (d === null ? null : d.toISOString());
+/**
+ * Sends JSON text already in the route's response shape as it is: Fastify serialises only non-string payloads, so
+ * a page built in PostgreSQL is not parsed and written again.
+ */
+function sendJsonText<T>(reply: FastifyReply, json: string): T {
+  reply.type('application/json; charset=utf-8');
+  // Typed as the schema's object; at run time Fastify sends a string payload as it is.
+  return reply.send(json) as unknown as T;
+}
 
 /**
  * Asset inventory (spec 000 §2 /inventory, 001 §2.10, §7): the two tables with server-side filter, sort and paging
@@ -60,15 +69,18 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/v1/asset-inventory/:customer/assets',
     { config: read, schema: { tags, summary: 'Google Cloud Inventory: one page of assets', params: InventoryParams, querystring: AssetListQuery, response: withErrors({ 200: AssetPage }) } },
-    async (req) => {
+    // The items are JSON text made by PostgreSQL (assetPageItemsJson), sent as they are, as the graph is.
+    async (req, reply) => {
       const c = req.customer;
       const q = req.query;
       const offset = q.offset ?? 0;
       const limit = q.limit ?? 100;
       const query = { ...q, offset, limit, projects: await viewerProjects(req) };
-      const [total, seek] = await Promise.all([assetTotals.total(c.customer_id, query), assetPages.seek(c.customer_id, query)]);
-      const page = await app.pgRead.fresh((db) => listInventoryAssets(db, c.customer_id, query, Promise.resolve(total), seek));
-      return { total: page.total, offset, limit, items: page.items.map((a) => ({ ...a, update_time: iso(a.update_time) })) };
+      // one probe of the snapshot version serves the kept total and the kept anchors
+      const version = await snapshotVersion(app.pg, c.customer_id);
+      const [total, seek] = await Promise.all([assetTotals.total(c.customer_id, query, version), assetPages.seek(c.customer_id, query, version)]);
+      const items = await app.pgRead.fresh((db) => assetPageItemsJson(db, c.customer_id, query, seek));
+      return sendJsonText(reply, `{"total":${total},"offset":${offset},"limit":${limit},"items":${items}}`);
     },
   );
 
@@ -78,16 +90,19 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
       config: read,
       schema: { tags, summary: 'Google Cloud Recommendations: one page', params: InventoryParams, querystring: RecommendationListQuery, response: withErrors({ 200: RecommendationPage }) },
     },
-    async (req) => {
+    // The items are JSON text made by PostgreSQL (recommendationPageItemsJson), sent as they are.
+    async (req, reply) => {
       const c = req.customer;
       const q = req.query;
       const offset = q.offset ?? 0;
       const limit = q.limit ?? 100;
       const projects = await viewerProjects(req);
       const query = { ...q, offset, limit, projects };
-      const [total, savings] = await Promise.all([recommendationTotals.total(c.customer_id, query), recommendationTotals.savingsOf(c.customer_id, projects)]);
-      const page = await app.pgRead.fresh((db) => listInventoryRecommendations(db, c.customer_id, query, Promise.resolve(total)));
-      return { total: page.total, offset, limit, items: page.items.map(recommendationItem), savings: { currency: c.billing_currency, ...savings } };
+      const version = await recommendationVersion(app.pg, c.customer_id);
+      const [total, savings] = await Promise.all([recommendationTotals.total(c.customer_id, query, version), recommendationTotals.savingsOf(c.customer_id, projects, version)]);
+      const items = await app.pgRead.fresh((db) => recommendationPageItemsJson(db, c.customer_id, query));
+      const head = JSON.stringify({ total, offset, limit, savings: { currency: c.billing_currency, claimed: savings.claimed, realised: savings.realised } });
+      return sendJsonText(reply, `${head.slice(0, -1)},"items":${items}}`);
     },
   );
 

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { countProjectRequests, createProjectRequest, findProvisioningChoices, listProjectRequests, projectNameHolder, ProjectNameTaken } from '@cc/shared/db/provisioning.ts';
+import { createProjectRequest, findProvisioningChoices, projectNameHolder, projectRequestPageJson, ProjectNameTaken } from '@cc/shared/db/provisioning.ts';
 import { InputError } from '@cc/shared/input-error.ts';
 import { checkNewProject, generateProjectId, type NewProjectInput, type ProjectTemplate } from '@cc/shared/provisioning/rules.ts';
 import { ErrorBody, withErrors } from '@cc/shared/schemas/common.ts';
@@ -72,10 +73,12 @@ const provisioning: FastifyPluginAsyncTypebox = async (app) => {
     async (req, reply) => {
       const id = req.customer.customer_id;
       const page = { offset: req.query.offset ?? 0, limit: req.query.limit ?? 100 };
-      const [rows, total] = await app.pgRead.fresh((db) => Promise.all([listProjectRequests(db, id, page), countProjectRequests(db, id)]));
+      const { total, items } = await app.pgRead.fresh((db) => projectRequestPageJson(db, id, page));
       // the body stays the list it was; the screen pages on the server with the count from the header
       void reply.header('x-total-count', String(total));
-      return rows.map(toRecord);
+      // JSON text made by PostgreSQL in the schema's shape, sent as it is (Fastify serialises only non-strings)
+      reply.type('application/json; charset=utf-8');
+      return reply.send(items as unknown as Static<typeof ProjectRecordList>);
     },
   );
 

@@ -18,3 +18,9 @@ export interface Paging {
 export const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 export const clampLimit = (n: number | undefined) => Math.min(Math.max(Math.trunc(n ?? 100), 1), MAX_PAGE);
 export const clampOffset = (n: number | undefined) => Math.max(Math.trunc(n ?? 0), 0);
+
+/**
+ * SQL for a timestamptz as JavaScript's toISOString writes it (UTC, milliseconds cut, not rounded, as a Date parsed
+ * from the driver's text keeps them), for pages whose JSON is built in PostgreSQL.
+ */
+export const isoText = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;

@@ -3,7 +3,7 @@
  * and the version its kept totals are made at. Scoped by customer_id first, which leads every index.
  */
 import { withTransaction, type Pool, type Queryable } from '../pool.ts';
-import { clampLimit, clampOffset, likePattern, type Page, type Paging } from './paging.ts';
+import { clampLimit, clampOffset, isoText, likePattern, type Page, type Paging } from './paging.ts';
 
 export interface RecommendationItem {
   name: string;
@@ -81,6 +81,37 @@ export async function listInventoryRecommendations(db: Queryable, customerId: st
     ),
   ]);
   return { total: n, items: rows };
+}
+
+/**
+ * The cost per 30 days to the cent, in SQL: exact decimal arithmetic, as the savings figure is (claim-work.ts); null
+ * without a cost or a positive duration in seconds (`2592000s`).
+ */
+const MONTHLY_COST = `CASE WHEN p.cost IS NULL OR p.cost_duration IS NULL OR p.cost_duration !~ '^[0-9]+(\\.[0-9]+)?s$' THEN NULL
+  WHEN rtrim(p.cost_duration, 's')::numeric > 0 THEN round(p.cost * 2592000 / rtrim(p.cost_duration, 's')::numeric, 2)::text END`;
+
+/**
+ * One page of recommendations as the JSON text of the answer's `items` (the wire RecommendationItem: monthly_cost
+ * added, last_refresh_time as toISOString writes it), built in PostgreSQL: the api sends the string on instead of
+ * parsing 1,600 fields (the target arrays by a JavaScript parser) and serialising them again.
+ */
+export async function recommendationPageItemsJson(db: Queryable, customerId: string, q: RecommendationQuery = {}): Promise<string> {
+  const sort = RECOMMENDATION_SORTS.includes(q.sort ?? 'project_id') ? (q.sort ?? 'project_id') : 'project_id';
+  const dir = q.desc ? 'DESC' : 'ASC';
+  const { where, params } = recommendationFilter(customerId, q);
+  const { rows } = await db.query<{ items: string }>(
+    `SELECT '[' || coalesce(string_agg(row_to_json(j)::text, ',' ORDER BY p.${sort} ${dir} NULLS LAST, p.name ${dir}), '') || ']' AS items
+       FROM (SELECT r.name, r.state, r.recommender, r.recommender_subtype, r.primary_impact_category, r.cost, r.currency, r.cost_duration,
+                    r.description, r.priority, r.target_resources, r.location, r.project_id, r.last_refresh_time, c.ticket_key
+               FROM inventory_recommendation r
+               LEFT JOIN inventory_recommendation_claim c ON c.customer_id = r.customer_id AND c.recommendation_name = r.name
+              WHERE ${where} ORDER BY r.${sort} ${dir} NULLS LAST, r.name ${dir} OFFSET $8 LIMIT $9) p,
+            LATERAL (SELECT p.name, p.state, p.recommender, p.recommender_subtype, p.primary_impact_category, p.cost::text AS cost, p.currency,
+                            p.cost_duration, ${MONTHLY_COST} AS monthly_cost, p.description, p.priority, p.target_resources, p.location,
+                            p.project_id, ${isoText('p.last_refresh_time')} AS last_refresh_time, p.ticket_key) j`,
+    [...params, clampOffset(q.offset), clampLimit(q.limit)],
+  );
+  return rows[0]!.items;
 }
 
 /**
