@@ -1,7 +1,7 @@
 /**
  * The billing home's loading path in Chromium (docs/decisions-billing.md, "The billing home's first chart"): on a
- * reload with a session, the customer document, the page's code, Plotly and the chart are requested while the
- * session check (POST /v1/auth/refresh) is still in flight, each once; the page then shows without a Suspense
+ * reload with a session, the session check (POST /v1/auth/refresh) is sent first, as the app starts, and the customer
+ * document, the page's code, Plotly and the chart are requested while it is in flight, each once; the page then shows without a Suspense
  * fallback (no "Loading" in the content area before the chart); and a warm reload takes every hashed file from the
  * browser's cache without asking the server.
  */
@@ -63,6 +63,9 @@ t.test('billing home: requests in parallel with the session check, no fallback, 
   t.equal(before(chartPath), 1, 'the chart is asked for during the session check');
   t.ok(sent.some((s) => /\/assets\/BillingPage-[\w-]+\.js$/.test(s.url) && s.at < refreshAnswered), "the page's code is fetched during the session check");
   t.ok(sent.some((s) => /\/assets\/plotly-partial-[\w-]+\.js$/.test(s.url) && s.at < refreshAnswered), 'Plotly is fetched during the session check');
+  const firstSent = (path: string) => sent.findIndex((s) => s.url === path);
+  t.ok(firstSent('/v1/auth/refresh') >= 0 && firstSent('/v1/auth/refresh') < firstSent(`/v1/customers/${ACME.customerId}/`), 'the session check is sent first, as the app starts');
+  t.equal(sent.filter((s) => s.url === '/v1/auth/refresh').length, 1, 'one session check');
   t.equal(sent.filter((s) => s.url === chartPath).length, 1, 'the page draws the preloaded answer: the chart is asked for once');
   t.equal(sent.filter((s) => s.url === `/v1/customers/${ACME.customerId}/`).length, 1, 'the customer document is asked for once');
   t.equal(await page.evaluate(() => (window as unknown as { __ccContentLoading: boolean }).__ccContentLoading), false, 'no loading spinner in place of the page');

@@ -11,10 +11,12 @@ import { SnackbarProvider } from './common/Snackbar.tsx';
 import { sessionFromHint } from './features/session/sessionSlice.ts';
 import { loadSessionHint } from './features/session/token-storage.ts';
 import { preloadLanding } from './app/preload.ts';
+import { confirmSession } from './app/session-check.ts';
 
 const hint = loadSessionHint();
 const store = setupStore({ session: sessionFromHint(hint) });
-// Before the first render: the billing home's data and code start while the session is being checked.
+// Before the first render: the session check, and beside it the billing home's data and code.
+if (store.getState().session.status === 'checking') void confirmSession(store.dispatch, store.getState().session.epoch);
 preloadLanding(store, window.location.pathname, hint);
 
 createRoot(document.getElementById('root')!).render(

@@ -9,9 +9,9 @@ import { NoAccessPage } from '../common/StatusPages.tsx';
 import type { Role } from '@cc/shared/permissions.ts';
 import { LoggingErrorBoundary } from './LoggingErrorBoundary.tsx';
 import { InitialisingPage } from '../features/session/InitialisingPage.tsx';
-import { useLogoutMutation, useRefreshTokenMutation } from '../features/session/sessionApi.ts';
-import { sessionEnded, storedClaimsUsed } from '../features/session/sessionSlice.ts';
-import { loadSessionHint } from '../features/session/token-storage.ts';
+import { useLogoutMutation } from '../features/session/sessionApi.ts';
+import { sessionEnded } from '../features/session/sessionSlice.ts';
+import { confirmSession } from './session-check.ts';
 import styles from './App.module.css';
 
 /**
@@ -130,25 +130,11 @@ function useConfirmToken() {
   const dispatch = useAppDispatch();
   const status = useAppSelector((s) => s.session.status);
   const epoch = useAppSelector((s) => s.session.epoch);
-  const [refresh] = useRefreshTokenMutation();
-  const checking = useRef<number | null>(null);
 
   useEffect(() => {
-    if (status !== 'checking' || checking.current === epoch) return;
-    checking.current = epoch;
-    void refresh()
-      .unwrap()
-      .then(() => {
-        checking.current = null; // a later social sign-in in this epoch is checked again
-      })
-      .catch((error: { status?: unknown }) => {
-        checking.current = null;
-        if (error.status === 401) return; // the api slice has already ended the session
-        // The api is unreachable: carry on with the claims of the last answer, if its token is still valid.
-        const stored = loadSessionHint();
-        dispatch(stored ? storedClaimsUsed({ claims: stored.claims }) : sessionEnded({ notice: null }));
-      });
-  }, [status, epoch, refresh, dispatch]);
+    // At start-up main.tsx has already sent it: this joins the check in flight.
+    if (status === 'checking') void confirmSession(dispatch, epoch);
+  }, [status, epoch, dispatch]);
 }
 
 /** A user with no customers cannot use the app (spec 001 §2.1): sign out and say why. */
