@@ -14,7 +14,7 @@ const env = (name: string) => {
 };
 const pool = createPool(env('CHILD_DATABASE_URL'), 2);
 await syncExportAccount(
-  { pool, exportStores: exportStoresFromConfig(createSecretBox(env('CHILD_SECRETS_KEY'))) },
+  { pool, exportStores: await exportStoresFromConfig(createSecretBox(env('CHILD_SECRETS_KEY'))) },
   { customer_id: env('CHILD_CUSTOMER'), billing_account_id: env('CHILD_ACCOUNT') },
 );
 await pool.end();

@@ -38,7 +38,7 @@ t.test('AWS Data Exports from S3: first, unchanged, revised, partial, wrong cred
   t.teardown(() => s3.close());
   await s3.createBucket(BUCKET);
   const box = createSecretBox('k'.repeat(40));
-  const stores = exportStoresFromConfig(box);
+  const stores = await exportStoresFromConfig(box);
   const deps = { pool, exportStores: stores };
   const settings = { bucket: BUCKET, prefix: PREFIX, export_name: EXPORT, region: 'us-east-1', endpoint: s3.endpoint };
   await saveExportSource(pool, { billingAccountId: ACME.billing_account_id, customerId: ACME.customer_id, kind: 'aws-data-exports', settings, secretSealed: box.seal('S3RVER:S3RVER', ACME.billing_account_id) });

@@ -42,7 +42,7 @@ t.test('Azure FOCUS exports from Blob Storage: first, unchanged, revised run, pa
   await container.create();
   const put = async (name: string, body: string | Buffer) => void (await container.getBlockBlobClient(name).uploadData(Buffer.from(body)));
   const box = createSecretBox('k'.repeat(40));
-  const deps = { pool, exportStores: exportStoresFromConfig(box) };
+  const deps = { pool, exportStores: await exportStoresFromConfig(box) };
   const settings = { storage_account: AZURITE_ACCOUNT, container: CONTAINER, directory: DIRECTORY, export_name: EXPORT };
   await saveExportSource(pool, { billingAccountId: GLOBEX.billing_account_id, customerId: GLOBEX.customer_id, kind: 'azure-cost-exports', settings, secretSealed: box.seal(azurite.connectionString(), GLOBEX.billing_account_id) });
 

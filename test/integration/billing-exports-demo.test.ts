@@ -30,7 +30,7 @@ t.test('the demo exports load as AWS and Azure deliver them, and the next day on
   const { pool } = await testEnv(t);
   const folder = await mkdtemp(join(tmpdir(), 'cc-demo-exports-'));
   t.teardown(() => rm(folder, { recursive: true, force: true }));
-  const deps = { pool, exportStores: exportStoresFromConfig(createSecretBox('d'.repeat(40)), { localDir: folder }) };
+  const deps = { pool, exportStores: await exportStoresFromConfig(createSecretBox('d'.repeat(40)), { localDir: folder }) };
 
   t.same((await seedExportSources(pool)).map((e) => e.billing_account_id), ['01FFEE-DDCCBB-AA9988', '02B3C4-D5E6F7-A8B9C0'], 'both demo accounts get their setting');
   t.same(await seedExportSources(pool), [], 'a second seed adds nothing');

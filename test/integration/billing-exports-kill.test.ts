@@ -67,11 +67,11 @@ t.test('kill -9 mid-download: nothing loaded, then loaded once after the restart
   const batches = async () => (await pool.query(`SELECT status, count(*)::int AS n FROM ingest_batch WHERE billing_account_id = $1 GROUP BY 1 ORDER BY 1`, [ACME.billing_account_id])).rows;
   t.notOk((await batches()).some((b) => b.status === 'succeeded'), 'no batch succeeded');
 
-  const restarted = await syncExportAccount({ pool, exportStores: exportStoresFromConfig(box) }, ACME);
+  const restarted = await syncExportAccount({ pool, exportStores: await exportStoresFromConfig(box) }, ACME);
   t.match(restarted.loaded, [{ period: '2026-08', rows: 400_000 }], 'the restart loads the delivery');
   t.same(await spendOf(pool, ACME.billing_account_id, 'aws', '2026-08'), { lines: '4000.000000000000', daily: '4000.000000000000' }, 'once');
   t.same(await downloadsInProgress(), [], 'no partial download is left');
-  const again = await syncExportAccount({ pool, exportStores: exportStoresFromConfig(box) }, ACME);
+  const again = await syncExportAccount({ pool, exportStores: await exportStoresFromConfig(box) }, ACME);
   t.same([again.loaded, again.unchanged], [[], ['2026-08']], 'and not again');
   t.match(await batches(), [{ status: 'succeeded', n: 1 }]);
 });

@@ -27,7 +27,7 @@ t.test('local folder adapters read the AWS and Azure layouts', async (t) => {
     await writeFile(join(folder, path), body);
   };
   const box = createSecretBox('l'.repeat(40));
-  const deps = { pool, exportStores: exportStoresFromConfig(box, { localDir: folder }) };
+  const deps = { pool, exportStores: await exportStoresFromConfig(box, { localDir: folder }) };
   await saveExportSource(pool, { billingAccountId: ACME.billing_account_id, customerId: ACME.customer_id, kind: 'aws-data-exports', settings: { bucket: 'acme-cur', prefix: 'focus', export_name: 'acme' } });
   await saveExportSource(pool, { billingAccountId: GLOBEX.billing_account_id, customerId: GLOBEX.customer_id, kind: 'azure-cost-exports', settings: { storage_account: 'globex', container: 'exports', directory: 'cost', export_name: 'globex' } });
 

@@ -37,7 +37,7 @@ t.test('nightly: one job per configured export account; wrong credentials fail c
   await s3.put(BUCKET, data, gzipSync(focusCsv('AWS', '2026-11', [['2026-11-20', '9.50']])));
   await s3.put(BUCKET, `cur/${EXPORT}/metadata/BILLING_PERIOD=2026-11/${EXPORT}-Manifest.json`, JSON.stringify({ dataFiles: [`s3://${BUCKET}/${data}`] }));
 
-  const billingSources = { exportStores: exportStoresFromConfig(box) };
+  const billingSources = { exportStores: await exportStoresFromConfig(box) };
   const plan = await planNightlyIngest({ pool, billingSources, enqueue: async () => '', nightlyIngest: { days: 3, closeDay: 5 } }, '2026-11-27');
   const exportsPlanned = plan.commands.filter((c) => c.source === 'aws-data-exports');
   t.same(exportsPlanned, [

@@ -56,8 +56,8 @@ const host = await startWorkers({
     // drop-dir files are checked again in the worker: the folder may change after the api looked
     billingSources: {
       dropDir: config.INGEST_DROP_DIR,
-      bigquery: gcpBillingExportFromConfig(config),
-      exportStores: exportStoresFromConfig(secretBoxFromConfig(config), { localDir: config.BILLING_EXPORTS === 'local' ? config.BILLING_EXPORTS_DIR : undefined }),
+      bigquery: await gcpBillingExportFromConfig(config),
+      exportStores: await exportStoresFromConfig(secretBoxFromConfig(config), { localDir: config.BILLING_EXPORTS === 'local' ? config.BILLING_EXPORTS_DIR : undefined }),
     },
     nightlyIngest: { days: config.NIGHTLY_INGEST_DAYS, closeDay: config.NIGHTLY_INGEST_CLOSE_DAY },
     errorLogRetentionDays: config.ERROR_LOG_RETENTION_DAYS,
@@ -66,9 +66,9 @@ const host = await startWorkers({
     monitoringService: monitoringServiceFromConfig(config),
     secretBox: secretBoxFromConfig(config),
     cloudProjects: cloudProjectsFromConfig(config, pool),
-    provisioning: { cloud: cloudProvisioningFromConfig(config, pool), ...provisioningSettingsFromConfig(config) },
+    provisioning: { cloud: await cloudProvisioningFromConfig(config, pool), ...provisioningSettingsFromConfig(config) },
     inventorySource: await inventorySourceFromConfig(config, pool),
-    workspace: workspaceFromConfig(config, pool),
+    workspace: await workspaceFromConfig(config, pool),
     fxRates: { source: fxRatesFromConfig(config), invalidateCharts: () => chartCache(producer.redis, config.QUEUE_PREFIX, log).invalidateRates() },
     channelSendPolicy: { production: config.NODE_ENV === 'production' },
   }),

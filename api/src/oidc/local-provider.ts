@@ -50,9 +50,17 @@ const TokenAnswer = Type.Object({
 });
 const UserInfo = Type.Object({ sub: Type.String(), email: Type.String(), email_verified: Type.Boolean() });
 
+/**
+ * One signing key per process, made at the first app's start: an RSA key takes 0.1–0.3 s of CPU, which every app built
+ * in a process (tests build hundreds) paid again, and under load it could push the plugin past Fastify's start-up limit.
+ * Tokens are still checked against the issuer and audience of the app that reads them.
+ */
+let processKey: ReturnType<typeof generateKeyPair> | undefined;
+const signingKey = () => (processKey ??= generateKeyPair('RS256'));
+
 export const localOidcProvider: FastifyPluginAsyncTypebox<LocalProviderOptions> = async (app, opts) => {
   await app.register(formbody);
-  const { privateKey, publicKey } = await generateKeyPair('RS256');
+  const { privateKey, publicKey } = await signingKey();
   const jwk: JWK = { ...(await exportJWK(publicKey)), kid: 'local-1', alg: 'RS256', use: 'sig' };
   const codes = new Map<string, PendingCode>();
   // Exact string comparison, as OAuth 2.1 requires: no prefix, no wildcard, no normalisation.

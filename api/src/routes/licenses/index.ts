@@ -22,7 +22,7 @@ function checkRange(q: { start_date?: string; end_date?: string }) {
  * decision on an order in decide.ts.
  */
 const licenses: FastifyPluginAsyncTypebox = async (app) => {
-  const workspace = workspaceFromConfig(app.config, app.pg);
+  const workspace = await workspaceFromConfig(app.config, app.pg);
 
   app.get(
     '/v1/licenses/:domain',

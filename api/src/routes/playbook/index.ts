@@ -12,7 +12,7 @@ const docPath = (customer: string, id: string) => `/v1/gdrive/customers/${encode
  * folder (PLAYBOOK_BUILTIN_FOLDER) when it has none. Locally the api also serves each document for the preview.
  */
 const playbook: FastifyPluginAsyncTypebox = async (app) => {
-  const adapter = playbookFromConfig(app.config);
+  const adapter = await playbookFromConfig(app.config);
   const folderOf = (customer: TenantCustomer) => customer.drive_id || app.config.PLAYBOOK_BUILTIN_FOLDER;
   // The customer's documentation flag gates the area (spec 001 §2.11, `feature`).
   const config = { permission: 'playbook_read', tenant: { params: 'customer' }, feature: 'documentation' } as const;

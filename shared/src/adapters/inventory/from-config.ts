@@ -3,7 +3,6 @@ import type { Pool } from '../../db/pool.ts';
 import type { InventorySource } from '../../ports/inventory.ts';
 import { googleCloudProjects } from '../cloud-projects/from-config.ts';
 import { localInventorySource } from './local.ts';
-import { dbScanCache, realInventorySource } from './real.ts';
 import type { GoogleAuthClient } from './google.ts';
 
 const SCOPES = ['https://www.googleapis.com/auth/cloud-platform'];
@@ -15,7 +14,7 @@ const SCOPES = ['https://www.googleapis.com/auth/cloud-platform'];
  */
 export async function inventorySourceFromConfig(config: Config, pool: Pool): Promise<InventorySource> {
   if (config.INVENTORY === 'local') return localInventorySource(pool);
-  const { GoogleAuth, Impersonated } = await import('google-auth-library');
+  const [{ GoogleAuth, Impersonated }, { dbScanCache, realInventorySource }] = await Promise.all([import('google-auth-library'), import('./real.ts')]);
   const auth = new GoogleAuth({ scopes: SCOPES });
   const sourceClient = await auth.getClient();
   return realInventorySource({

@@ -1,13 +1,15 @@
 import type { Config } from '../../config.ts';
 import type { Pool } from '../../db/pool.ts';
 import type { CloudProvisioning } from '../../ports/cloud-provisioning.ts';
-import { googleProvisioning } from './real.ts';
 import { localProvisioning } from './local.ts';
 
-/** The cloud the provisioning chain creates projects in (PROVISIONING=local|google). */
-export function cloudProvisioningFromConfig(config: Config, pool: Pool): CloudProvisioning {
+/**
+ * The cloud the provisioning chain creates projects in (PROVISIONING=local|google). The Google clients (gRPC, ~340
+ * modules) are imported only when chosen.
+ */
+export async function cloudProvisioningFromConfig(config: Config, pool: Pool): Promise<CloudProvisioning> {
   // google: the clients find application default credentials themselves, at their first call.
-  if (config.PROVISIONING === 'google') return googleProvisioning();
+  if (config.PROVISIONING === 'google') return (await import('./real.ts')).googleProvisioning();
   return localProvisioning(pool, { operationDelayMs: config.PROVISIONING_LOCAL_DELAY_MS, grantedCpus: config.PROVISIONING_LOCAL_GRANTED_CPUS });
 }
 

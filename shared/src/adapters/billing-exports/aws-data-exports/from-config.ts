@@ -1,10 +1,7 @@
 /**
- * The AWS Data Exports store of one billing account, from its admin setting (billing_export_source): the S3 adapter,
- * or the local folder adapter when the worker reads exports from a folder (the demo). Used by api and workers alike.
+ * The AWS Data Exports setting of one billing account (billing_export_source), read for the S3 adapter or the local
+ * folder adapter (../from-config.ts picks). Used by api and workers alike; it imports no AWS SDK module.
  */
-import type { BillingExportStore } from '../../../ports/billing-export-store.ts';
-import { awsDataExportsStore } from './real.ts';
-import { localAwsDataExportsStore } from './local.ts';
 import type { AwsExportSettings } from './manifest.ts';
 
 /** The setting's fields (snake_case as stored and as the admin form sends them). */
@@ -18,8 +15,9 @@ export function parseAccessKey(secret: string | null): AwsExportSettings['access
   return { accessKeyId: secret.slice(0, at).trim(), secretAccessKey: secret.slice(at + 1).trim() };
 }
 
-export function awsExportStoreFromSetting(settings: Record<string, string>, secret: string | null, opts: { localDir?: string } = {}): BillingExportStore {
-  const s: AwsExportSettings = {
+/** The setting's fields as the adapters take them; the secret is read by the S3 adapter's caller only. */
+export function awsExportSettings(settings: Record<string, string>): Omit<AwsExportSettings, 'accessKey'> {
+  return {
     bucket: settings.bucket ?? '',
     prefix: settings.prefix ?? '',
     exportName: settings.export_name ?? '',
@@ -27,6 +25,4 @@ export function awsExportStoreFromSetting(settings: Record<string, string>, secr
     roleArn: settings.role_arn || undefined,
     endpoint: settings.endpoint || undefined,
   };
-  if (opts.localDir) return localAwsDataExportsStore(opts.localDir, s);
-  return awsDataExportsStore({ ...s, accessKey: parseAccessKey(secret) });
 }

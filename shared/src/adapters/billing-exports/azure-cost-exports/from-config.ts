@@ -1,22 +1,20 @@
 /**
- * The Azure Cost Management exports store of one billing account, from its admin setting (billing_export_source):
- * the Blob Storage adapter, or the local folder adapter when the worker reads exports from a folder (the demo).
+ * The Azure Cost Management exports setting of one billing account (billing_export_source), read for the Blob Storage
+ * adapter or the local folder adapter (../from-config.ts picks). It imports no Azure SDK module.
  */
-import type { BillingExportStore } from '../../../ports/billing-export-store.ts';
-import { azureCostExportsStore } from './real.ts';
-import { localAzureCostExportsStore } from './local.ts';
 
 export const AZURE_SETTING_FIELDS = ['storage_account', 'container', 'directory', 'export_name', 'endpoint'] as const;
 
-/** The secret, when set, is a connection string or a SAS URL; otherwise @azure/identity's DefaultAzureCredential. */
-export function azureExportStoreFromSetting(settings: Record<string, string>, secret: string | null, opts: { localDir?: string } = {}): BillingExportStore {
-  const s = {
+/**
+ * The setting's fields as the adapters take them. The secret is read by the Blob Storage adapter's caller only: when
+ * set, a connection string or a SAS URL; otherwise @azure/identity's DefaultAzureCredential.
+ */
+export function azureExportSettings(settings: Record<string, string>) {
+  return {
     storageAccount: settings.storage_account ?? '',
     container: settings.container ?? '',
     directory: settings.directory ?? '',
     exportName: settings.export_name ?? '',
     endpoint: settings.endpoint || undefined,
   };
-  if (opts.localDir) return localAzureCostExportsStore(opts.localDir, s);
-  return azureCostExportsStore({ ...s, secret: secret ?? undefined });
 }
