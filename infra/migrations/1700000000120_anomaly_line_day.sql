@@ -6,7 +6,10 @@
 -- lines once, read by the (account, day) index, and reads the flagged series' days from here by their key; a night
 -- folds the new day only. Built by the detection pass, never by the ingest. Decisions: docs/decisions-insights.md,
 -- "Anomalies that explain themselves".
-CREATE TABLE anomaly_line_day (
+-- Both tables are UNLOGGED: they are worked out again from cost_line whenever missing, so they need not be written
+-- twice (WAL) on every fold. A crash empties both together (a day marked folded never lacks its rows), and the next
+-- pass folds the window again. Not on replicas, which nothing reads them from: the worker's pass uses the primary.
+CREATE UNLOGGED TABLE anomaly_line_day (
   billing_account_id text NOT NULL,
   usage_date date NOT NULL,
   project_id text NOT NULL,
@@ -29,7 +32,7 @@ CREATE INDEX anomaly_line_day_key_idx ON anomaly_line_day (billing_account_id, u
 -- Which (account, customer, day) is folded, and from which batches: the ids of the ingest batches whose extents
 -- (cost_line_extent) cover the day when it was folded. Any batch that loads, replaces or corrects the day (or its
 -- removal) changes the list, and the day is folded again before it is read.
-CREATE TABLE anomaly_line_day_state (
+CREATE UNLOGGED TABLE anomaly_line_day_state (
   billing_account_id text NOT NULL,
   customer_id text NOT NULL,
   usage_date date NOT NULL,
