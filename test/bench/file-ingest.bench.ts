@@ -30,7 +30,7 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 const API_ACCOUNT = { customerId: 'globex', billingAccountId: '02B3C4-D5E6F7-A8B9C0' };
 
 /** The CSV rewritten as Parquet, row group by row group (every column a string, NULL as null). */
-async function csvToParquet(csv: string, parquet: string): Promise<void> {
+export async function csvToParquet(csv: string, parquet: string): Promise<void> {
   const parser = createReadStream(csv).pipe(parse({ cast: (v, ctx) => (!ctx.quoting && v === 'NULL' ? null : v) }));
   let header: string[] | null = null;
   let writer: ParquetWriter | null = null;
@@ -52,7 +52,7 @@ async function csvToParquet(csv: string, parquet: string): Promise<void> {
 }
 
 /** COPY of the file's rows (its CSV text, decompressed for .gz) into an unindexed table of text columns. */
-async function rawCopy(ctx: BenchContext, csv: string, gzip: boolean): Promise<number> {
+export async function rawCopy(ctx: BenchContext, csv: string, gzip: boolean): Promise<number> {
   // the first 64 KB only: a file of millions of rows does not fit in one string
   const head = Buffer.alloc(64 * 1024);
   const fh = await open(csv);
