@@ -51,3 +51,36 @@ t.test('a frozen label set is written as its JSON', async (t) => {
   for (let i = 0; i < 3; i++) t.equal(sums.add(costRow({ resource_labels: labels })).resource_labels, JSON.stringify(labels));
   t.equal(sums.add(costRow({ resource_labels: { a: 'b' } })).resource_labels, '{"a":"b"}');
 });
+
+t.test('a label object that is not frozen is written as it is at each row', async (t) => {
+  const sums = new RollupSums();
+  const labels: Record<string, string> = { team: 'web' };
+  t.equal(sums.add(costRow({ resource_labels: labels })).resource_labels, '{"team":"web"}');
+  labels.team = 'api';
+  t.equal(sums.add(costRow({ resource_labels: labels })).resource_labels, '{"team":"api"}');
+  const frozen = Object.freeze({ env: 'prod' });
+  t.equal(sums.add(costRow({ project_labels: frozen })).project_labels, '{"env":"prod"}');
+  t.equal(sums.add(costRow({ project_labels: labels })).project_labels, '{"team":"api"}');
+  t.equal(sums.add(costRow({ project_labels: frozen })).project_labels, '{"env":"prod"}');
+});
+
+t.test('rows of one day and project under two providers and currencies sum apart, whatever their order', async (t) => {
+  const sums = new RollupSums();
+  const rows = [
+    costRow({ provider: 'aws', currency: 'USD', cost: '1.5' }),
+    costRow({ provider: 'azure', currency: 'USD', cost: '2' }),
+    costRow({ provider: 'aws', currency: 'EUR', cost: '4' }),
+    costRow({ provider: 'aws', currency: 'USD', cost: '0.25' }),
+    costRow({ provider: 'azure', currency: 'USD', cost: '8' }),
+  ];
+  for (const r of rows) sums.add(r);
+  const daily = await sums.dailyRows(async (lists) => lists.map((l) => [...l].sort().at(-1)!));
+  t.same(
+    daily.map((d) => [d.provider, d.currency, d.cost]),
+    [
+      ['aws', 'USD', '1.750000000000'],
+      ['azure', 'USD', '10.000000000000'],
+      ['aws', 'EUR', '4.000000000000'],
+    ],
+  );
+});

@@ -169,7 +169,14 @@ function labelsJson(labels: Record<string, string>): string {
 export const sliceKey = (day: string, provider: string) => day + SEP + provider;
 
 export class RollupSums {
-  private readonly groups = new Map<string, ProjectDay>();
+  /** Every (day, provider, project, currency) group, in the order first met. */
+  private groups: ProjectDay[] = [];
+  /**
+   * The groups by day, then project; the few of a (day, project) (one provider and currency, almost always) are
+   * searched. Nested maps rather than one keyed by the four joined: a joined key was a new string built, flattened
+   * and hashed per row, the costliest step of `add` when rows do not come in runs of a group.
+   */
+  private byDay = new Map<string, Map<string, ProjectDay[]>>();
   readonly days = new Set<string>();
   readonly providers = new Set<string>();
   /** The (day, provider) slices the rows fell in, by sliceKey; kept after an overflow too. */
@@ -192,13 +199,20 @@ export class RollupSums {
   // extent usually fit the next row without a lookup
   private lastGroup: ProjectDay | null = null;
   private lastExtent: LineExtent | null = null;
+  // What `add` returns, one object refilled per row (the caller uses it before the next row); the labels' JSON is
+  // made again only when the row's label object is not the last row's (a FOCUS file hands out one frozen object per
+  // tag set, so runs of a resource's lines share it; a mutable object is written afresh each time, as it may change).
+  private readonly extras: LineExtras = { amortisation: '0', project_labels: '{}', resource_labels: '{}' };
+  private lastProjectLabels: Record<string, string> | null = null;
+  private lastResourceLabels: Record<string, string> | null = null;
 
   /** `limit`: the most groups and label sets kept (about half a kilobyte each) before the sums are given up. */
   constructor(private readonly limit = Infinity) {}
 
   /**
    * Adds one checked row (money fields normalised by validateRow); returns what its COPY line needs too: its
-   * amortisation (amortised minus billed, 0 without an amortised figure) and its labels as JSON, made once.
+   * amortisation (amortised minus billed, 0 without an amortised figure) and its labels as JSON, made once. The
+   * object returned is refilled by the next call: read it before adding another row.
    */
   add(r: CostRow): LineExtras {
     const cost = this.cost.read(r.cost);
@@ -214,11 +228,16 @@ export class RollupSums {
         amortisationText = valueText(a);
       }
     }
-    const extras: LineExtras = {
-      amortisation: amortisationText,
-      project_labels: labelsJson(r.project_labels),
-      resource_labels: labelsJson(r.resource_labels),
-    };
+    const extras = this.extras;
+    extras.amortisation = amortisationText;
+    if (r.project_labels !== this.lastProjectLabels) {
+      extras.project_labels = labelsJson(r.project_labels);
+      this.lastProjectLabels = Object.isFrozen(r.project_labels) ? r.project_labels : null;
+    }
+    if (r.resource_labels !== this.lastResourceLabels) {
+      extras.resource_labels = labelsJson(r.resource_labels);
+      this.lastResourceLabels = Object.isFrozen(r.resource_labels) ? r.resource_labels : null;
+    }
     this.widenExtent(r);
     if (r.usage_date !== this.lastSliceDay || r.provider !== this.lastSliceProvider) {
       const key = sliceKey(r.usage_date, r.provider);
@@ -231,13 +250,7 @@ export class RollupSums {
     if (this.overflowed) return extras;
     let p = this.lastGroup;
     if (!p || p.project_id !== r.project_id || p.usage_date !== r.usage_date || p.provider !== r.provider || p.currency !== r.currency) {
-      const key = r.usage_date + SEP + r.provider + SEP + r.project_id + SEP + r.currency;
-      p = this.groups.get(key) ?? null;
-      if (!p) {
-        p = { usage_date: r.usage_date, provider: r.provider, project_id: r.project_id, currency: r.currency, services: new Map(), project_sets: new LabelSets(), resource_sets: new LabelSets() };
-        this.groups.set(key, p);
-        this.entries++;
-      }
+      p = this.findGroup(r);
       this.lastGroup = p;
     }
     let g = p.services.get(r.service);
@@ -256,10 +269,42 @@ export class RollupSums {
     return extras;
   }
 
+  /** The row's (day, provider, project, currency) group, made when new. */
+  private findGroup(r: CostRow): ProjectDay {
+    let projects = this.byDay.get(r.usage_date);
+    if (projects === undefined) {
+      projects = new Map();
+      this.byDay.set(r.usage_date, projects);
+    }
+    let list = projects.get(r.project_id);
+    if (list === undefined) {
+      list = [];
+      projects.set(r.project_id, list);
+    }
+    for (let i = 0; i < list.length; i++) {
+      const q = list[i];
+      if (q.provider === r.provider && q.currency === r.currency) return q;
+    }
+    const p: ProjectDay = {
+      usage_date: r.usage_date,
+      provider: r.provider,
+      project_id: r.project_id,
+      currency: r.currency,
+      services: new Map(),
+      project_sets: new LabelSets(),
+      resource_sets: new LabelSets(),
+    };
+    list.push(p);
+    this.groups.push(p);
+    this.entries++;
+    return p;
+  }
+
   /** Drops the sums (the caller rebuilds from the lines); what the rows covered is still kept. */
   private giveUp(): void {
     this.overflowed = true;
-    this.groups.clear();
+    this.groups = [];
+    this.byDay = new Map();
     this.lastGroup = null;
   }
 
@@ -287,7 +332,7 @@ export class RollupSums {
   /** The (day, provider, project, currency) groups, those of slices `only` keeps (sliceKey; all without it). */
   private *projectDays(only?: ReadonlySet<string>): Generator<ProjectDay> {
     if (this.overflowed) throw new Error('the rollup sums were given up (overflowed): rebuild from the lines');
-    for (const p of this.groups.values()) if (!only || only.has(sliceKey(p.usage_date, p.provider))) yield p;
+    for (const p of this.groups) if (!only || only.has(sliceKey(p.usage_date, p.provider))) yield p;
   }
 
   private *dailyGroups(only?: ReadonlySet<string>): Generator<DailyGroup> {
