@@ -20,3 +20,12 @@ t.test('currencies', async (t) => {
   t.equal(validateRow(costRow({ currency: 'CHF' })), null);
   for (const currency of ['eur', 'EURO', 'E1R', '']) t.equal(validateRow(costRow({ currency })), `unknown currency '${currency}'`, currency || 'empty');
 });
+
+t.test('a text found fine on the last row does not let a bad one through after it', async (t) => {
+  t.equal(validateRow(costRow({ sku: 'a' })), null);
+  t.equal(validateRow(costRow({ sku: 'a\u0000' })), 'SKU contains a NUL character');
+  t.equal(validateRow(costRow({ sku: 'a\u0000' })), 'SKU contains a NUL character', 'refused again');
+  t.equal(validateRow(costRow({ sku: 'é'.repeat(257) })), 'SKU is 514 bytes long, the limit is 512');
+  t.equal(validateRow(costRow({ sku: 'a' })), null);
+  t.equal(validateRow(costRow({ project_id: 'p\u0000' })), 'project id contains a NUL character');
+});

@@ -105,6 +105,8 @@ let lastValidDate = '';
 const VALID_DATES = 4096;
 const validDates = new Set<string>();
 let lastValidProvider = '';
+// Per text field, the last value found fine: runs of rows share their provider, project, service and SKU.
+const lastFineText: string[] = TEXT_FIELDS.map(() => '');
 /** What a provider id looks like (FOCUS names become one in focus-csv.ts); the rollups' CHECK says the same (migration 101). */
 const PROVIDER_ID_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
@@ -127,9 +129,13 @@ export function validateRow(row: CostRow, window?: { from: string; to: string },
     lastValidProvider = row.provider;
   }
   if (!KNOWN_CURRENCIES.has(row.currency)) return `unknown currency '${row.currency}'`;
-  for (const field of TEXT_FIELDS) {
-    const bad = checkText(FIELD_NAMES[field], row[field] ?? '', TEXT_LIMITS[field]);
+  for (let i = 0; i < TEXT_FIELDS.length; i++) {
+    const field = TEXT_FIELDS[i];
+    const value = row[field] ?? '';
+    if (value === lastFineText[i]) continue;
+    const bad = checkText(FIELD_NAMES[field], value, TEXT_LIMITS[field]);
     if (bad) return bad;
+    lastFineText[i] = value;
   }
   if (row.provider.length > TEXT_LIMITS.provider_name) return `provider id is longer than ${TEXT_LIMITS.provider_name} characters`;
   if (row.invoice_month !== null && !/^\d{6}$/.test(row.invoice_month)) return `invalid invoice month '${row.invoice_month}'`;

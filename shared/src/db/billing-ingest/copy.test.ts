@@ -13,12 +13,16 @@ const rows: CostRow[] = [
   costRow({ invoice_month: null, cost_type: null, resource_id: undefined, project_labels: {}, effective_cost: '3', correction: true }),
   costRow({ provider_name: 'Tab\there', project_name: 'line\nbreak', service: 'back\\slash', sku: 'cr\rlf', resource_id: 'a\tb' }),
   costRow({ project_labels: { 'quote"d': 'back\\slash', nl: 'a\nb' }, resource_labels: { tab: 'x\ty' } }),
+  // the first row's texts changed, each to one of the same length
+  costRow({ provider: 'gcq', project_id: 'p2', project_name: 'Project Two', service: 'Compute Enginf', sku: 'vCPV' }),
 ];
 
 t.test('each line equals the column list values, in the statement order', async (t) => {
   const copy = costLineCopy({ customerId: 'acme\tcorp', billingAccountId: '01A2B3', batchId: '42' });
   t.equal(copy.sql, `COPY cost_line (${COST_LINE_COPY_COLUMNS.join(', ')}) FROM STDIN`);
-  for (const [i, r] of rows.entries()) {
+  // repeated and interleaved too: the line remembers each column's last escaped value
+  for (const i of [0, 1, 2, 3, 2, 2, 0, 4, 0, 3, 3, 1, 4, 4]) {
+    const r = rows[i];
     const extras = { amortisation: i === 1 ? '2.25' : '0', project_labels: JSON.stringify(r.project_labels), resource_labels: JSON.stringify(r.resource_labels) };
     const fields = toCopyLine(r).slice(0, -1).split('\t');
     const byName = new Map(COPY_COLUMNS.map(([name], k) => [name, fields[k]]));

@@ -70,12 +70,30 @@ export const COST_LINE_COPY_COLUMNS = ['customer_id', 'billing_account_id', 'sou
  */
 export function costLineCopy(b: { customerId: string; billingAccountId: string; batchId: string }): { sql: string; line: (r: CostRow, x: LineExtras) => string } {
   const prefix = `${copyValue(b.customerId)}\t${copyValue(b.billingAccountId)}\t${b.batchId}`;
+  // one per free-text column: rows come in runs that share a value (its provider, project, service, tag set)
+  const [provider, providerName, projectId, projectName, service, sku, costType, projectLabels, resourceLabels, resourceId] = Array.from({ length: 10 }, lastEscaped);
   return {
     sql: `COPY cost_line (${COST_LINE_COPY_COLUMNS.join(', ')}) FROM STDIN`,
     line: (r, x) =>
-      `${prefix}\t${escapeCopy(r.provider)}\t${escapeCopy(r.provider_name)}\t${r.usage_date}\t${escapeCopy(r.project_id)}\t${escapeCopy(r.project_name)}` +
-      `\t${escapeCopy(r.service)}\t${escapeCopy(r.sku)}\t${r.cost}\t${r.credits}\t${r.currency}\t${r.invoice_month ?? '\\N'}\t${copyValue(r.cost_type)}` +
-      `\t${escapeCopy(x.project_labels)}\t${escapeCopy(x.resource_labels)}\t${escapeCopy(r.resource_id ?? '')}\t${r.usage_quantity ?? '\\N'}\t${x.amortisation}\n`,
+      `${prefix}\t${provider(r.provider)}\t${providerName(r.provider_name)}\t${r.usage_date}\t${projectId(r.project_id)}\t${projectName(r.project_name)}` +
+      `\t${service(r.service)}\t${sku(r.sku)}\t${r.cost}\t${r.credits}\t${r.currency}\t${r.invoice_month ?? '\\N'}\t${r.cost_type === null ? '\\N' : costType(r.cost_type)}` +
+      `\t${projectLabels(x.project_labels)}\t${resourceLabels(x.resource_labels)}\t${resourceId(r.resource_id ?? '')}\t${r.usage_quantity ?? '\\N'}\t${x.amortisation}\n`,
+  };
+}
+
+/**
+ * escapeCopy that remembers its last value: the same text as the last row's (most often the very same string, which
+ * compares at once) is not searched for characters to escape again.
+ */
+function lastEscaped(): (v: string) => string {
+  let last = '';
+  let out = '';
+  return (v) => {
+    if (v !== last) {
+      last = v;
+      out = escapeCopy(v);
+    }
+    return out;
   };
 }
 
