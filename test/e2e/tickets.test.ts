@@ -77,6 +77,8 @@ t.test('a ticket from creation to satisfaction', async (t) => {
     queues: ['ticket-sync'],
     handlers: buildHandlers(['ticket-sync'], {
       pool,
+      enqueue: app.producers.enqueue,
+      publicUrl: config.PUBLIC_URL,
       ticketSystem: localTicketSystem(pool, { project: 'MSP' }),
       attachmentStore: localAttachmentStore({ dir: config.ATTACHMENT_DIR, secret: 'unused-by-the-worker' }),
     }),

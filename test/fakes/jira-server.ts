@@ -28,7 +28,8 @@ interface AdfDoc {
 export interface FakeComment {
   id: string;
   body: AdfDoc;
-  author: { accountId: string; displayName: string };
+  /** UserDetails: `accountType` 'atlassian' (an agent), 'customer' (a service desk customer); `emailAddress` as privacy allows. */
+  author: { accountId: string; displayName: string; accountType?: string; emailAddress?: string };
   created: string;
   updated: string;
   properties: { key: string; value: unknown }[];
@@ -91,6 +92,8 @@ export interface FakeJira {
   indexLag(ms: number): void;
   /** An engineer's comment written in Jira (no portal property). */
   engineerComment(key: string, text: string, at?: Date): FakeComment;
+  /** A comment by a service desk customer (UserDetails `accountType: 'customer'`), or by `accountType` given, with their e-mail shown. */
+  customerComment(key: string, text: string, who: { email: string; displayName: string; accountType?: string }, at?: Date): FakeComment;
   /** An engineer moves the issue in Jira. */
   engineerSet(key: string, change: { status?: string; priority?: string; assignee?: string }, at?: Date): void;
   /** Makes `n` extra issues in the project (for pagination). */
@@ -186,6 +189,21 @@ export async function startFakeJira(opts: { email: string; apiToken: string; pro
     if (i < 0) return false;
     lose.splice(i, 1);
     return true;
+  };
+  /** A comment written in Jira itself (no portal property). */
+  const writtenInJira = (key: string, text: string, author: FakeComment['author'], at: Date): FakeComment => {
+    const issue = issues.get(key)!;
+    const c: FakeComment = {
+      id: String(nextComment++),
+      body: { type: 'doc', version: 1, content: [{ type: 'paragraph', content: [{ type: 'text', text }] }] },
+      author,
+      created: jiraTime(at),
+      updated: jiraTime(at),
+      properties: [],
+    };
+    issue.comments.push(c);
+    touch(issue, at);
+    return c;
   };
   const commentView = (issue: FakeIssue, c: FakeComment, withProperties: boolean) => ({
     self: `${base}/rest/api/3/issue/${issue.id}/comment/${c.id}`,
@@ -446,18 +464,10 @@ export async function startFakeJira(opts: { email: string; apiToken: string; pro
       lose.push({ method, path });
     },
     engineerComment(key, text, at = new Date()) {
-      const issue = issues.get(key)!;
-      const c: FakeComment = {
-        id: String(nextComment++),
-        body: { type: 'doc', version: 1, content: [{ type: 'paragraph', content: [{ type: 'text', text }] }] },
-        author: { accountId: 'eng-1', displayName: 'Erin Engineer' },
-        created: jiraTime(at),
-        updated: jiraTime(at),
-        properties: [],
-      };
-      issue.comments.push(c);
-      touch(issue, at);
-      return c;
+      return writtenInJira(key, text, { accountId: 'eng-1', displayName: 'Erin Engineer', accountType: 'atlassian' }, at);
+    },
+    customerComment(key, text, who, at = new Date()) {
+      return writtenInJira(key, text, { accountId: `customer-${who.email}`, displayName: who.displayName, accountType: who.accountType ?? 'customer', emailAddress: who.email }, at);
     },
     engineerSet(key, change, at = new Date()) {
       const issue = issues.get(key)!;

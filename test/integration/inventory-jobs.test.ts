@@ -39,6 +39,7 @@ async function workers(t: Test, app: FastifyInstance & { env: TestEnv }, source:
     handlers: buildHandlers(queues, {
       pool,
       enqueue: app.producers.enqueue,
+      publicUrl: config.PUBLIC_URL,
       inventorySource: source,
       ticketSystem: localTicketSystem(pool, { project: 'MSP' }),
       attachmentStore: localAttachmentStore({ dir: config.ATTACHMENT_DIR, secret: 'unused' }),

@@ -45,6 +45,8 @@ t.test('through the queues: the local ticket system gets the ticket once, and th
     queues: ['ticket-sync', 'notify'],
     handlers: buildHandlers(['ticket-sync', 'notify'], {
       pool,
+      enqueue: app.producers.enqueue,
+      publicUrl: config.PUBLIC_URL,
       mailer,
       mailDomain: 'commandcenter.test',
       ticketSystem: localTicketSystem(pool, { project: 'MSP' }),

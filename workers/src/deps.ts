@@ -67,7 +67,7 @@ export const JOB_DEPS = {
   'billing-nightly': ['pool', 'billingSources', 'enqueue', 'nightlyIngest'],
   'anomaly-detect': ['pool', 'enqueue', 'publicUrl'],
   'alert-evaluate': ['pool', 'enqueue', 'publicUrl'],
-  'ticket-sync': ['pool', 'ticketSystem', 'attachmentStore'],
+  'ticket-sync': ['pool', 'ticketSystem', 'attachmentStore', 'enqueue', 'publicUrl'],
   monitoring: ['pool', 'monitoringService', 'secretBox', 'cloudProjects'],
   provisioning: ['pool', 'provisioning', 'enqueue', 'publicUrl'],
   'inventory-sync': ['pool', 'inventorySource', 'enqueue'],

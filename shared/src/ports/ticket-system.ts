@@ -39,6 +39,10 @@ export interface RemoteComment {
   created: string;
   /** The portal's id of the comment when the portal wrote it; null for comments written in the system itself. */
   marker: string | null;
+  /** The author's e-mail where the system shows it (Jira: as the user's privacy settings allow); else absent or null. */
+  authorEmail?: string | null;
+  /** The system knows the author as a customer of the service desk (Jira Service Management's 'customer' accounts). */
+  authorIsCustomer?: boolean;
 }
 
 export interface NewIssue {

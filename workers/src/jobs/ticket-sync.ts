@@ -9,7 +9,7 @@ import { CreateNotSettled, pullChanges, pullIssue, syncTicket, type TicketSyncDe
  * (see tickets/sync.ts).
  */
 export function ticketSyncHandler(deps: DepsOf<'ticket-sync'>) {
-  const sync: TicketSyncDeps = { pool: deps.pool, system: deps.ticketSystem, store: deps.attachmentStore };
+  const sync: TicketSyncDeps = { pool: deps.pool, system: deps.ticketSystem, store: deps.attachmentStore, notices: { enqueue: deps.enqueue, publicUrl: deps.publicUrl } };
   return async (job: JobFor<'ticket-sync'>): Promise<unknown> => {
     const { op, ticket_id: ticketId, jira_key: jiraKey } = job.data;
     if (op === 'pull') return pullChanges(sync);

@@ -6,7 +6,7 @@
  * - pullChanges / pullIssue: reads what changed there (engineers' comments, status, priority, assignee).
  */
 import { randomUUID } from 'node:crypto';
-import { withClient, type Pool, type Queryable } from '@cc/shared/db/pool.ts';
+import { withClient, withTransaction, type Pool, type Queryable } from '@cc/shared/db/pool.ts';
 import {
   applyRemoteIssue,
   attachmentsToSync,
@@ -15,6 +15,8 @@ import {
   findTicketById,
   findTicketByJiraKey,
   insertRemoteComment,
+  isCustomerUser,
+  storedRemoteCommentIds,
   markAttachmentSynced,
   markCommentSynced,
   markCreated,
@@ -28,6 +30,10 @@ import {
 import type { AttachmentStore } from '@cc/shared/ports/attachment-store.ts';
 import { ticketIdFromLabels, ticketLabel, type RemoteIssue, type TicketSystem } from '@cc/shared/ports/ticket-system.ts';
 import { SATISFACTION_SCALE, TICKET_STATUSES, isTicketPriority } from '@cc/shared/tickets/rules.ts';
+import { enqueueInTransaction, publishAfterCommit } from '@cc/shared/outbox.ts';
+import { recordChannelEvent } from '@cc/shared/notification-channels/queue.ts';
+import { ticketCommentEvent } from '@cc/shared/notification-channels/notices.ts';
+import type { Enqueue } from '@cc/shared/producer.ts';
 
 export interface TicketSyncDeps {
   pool: Pool;
@@ -43,6 +49,12 @@ export interface TicketSyncDeps {
    * then it creates nothing (Atlassian: search may lag "from a few seconds to minutes"). Default 10 minutes.
    */
   createSettleMs?: number;
+  /**
+   * The customer's notification channels hear of an engineer's comment pulled from the system (as of an admin's made
+   * in the portal): the worker's enqueue (publishes the outbox rows after COMMIT) and PUBLIC_URL (the ticket's link).
+   * The job always has them (JOB_DEPS); a caller of the sync alone may leave them out, and then no channel hears.
+   */
+  notices?: { enqueue: Enqueue; publicUrl: string };
 }
 
 const CREATE_RECHECK_MS = [2_000, 5_000, 10_000];
@@ -222,17 +234,25 @@ export async function applyIssue(deps: TicketSyncDeps, issue: RemoteIssue): Prom
     TICKET_STATUSES,
   );
   let comments = 0;
+  const ticket = { ...t, jira_key: issue.key };
+  const stored = await storedRemoteCommentIds(pool, t.id);
   for (const c of await system.listComments(issue.key)) {
-    if (c.marker) continue; // written by the portal: already a local comment
-    const inserted = await insertRemoteComment(pool, {
-      id: randomUUID(),
-      ticket_id: t.id,
-      message: c.body,
-      author: c.author,
-      created: c.created,
-      jira_comment_id: c.id,
+    if (c.marker) continue; // written by the portal: already a local comment, and its notice went out when it was made
+    if (stored.has(c.id)) continue; // pulled before (a run at the same time is held off by the insert below)
+    const byProvider = !c.authorIsCustomer && !(c.authorEmail && (await isCustomerUser(pool, t.customer_id, c.authorEmail)));
+    // The comment and its channel deliveries (with their outbox jobs) commit together: a run that crashes in between
+    // leaves neither, and of two runs at once (two workers, a retry) only the one whose insert went in (the unique
+    // remote id) records the notice; `channel_delivery`'s unique (channel, event key) holds it to one per channel too.
+    const recorded = await withTransaction(pool, async (tx) => {
+      const comment = { id: randomUUID(), ticket_id: t.id, message: c.body, author: c.author, created: c.created, jira_comment_id: c.id, by_provider: byProvider };
+      if (!(await insertRemoteComment(tx, comment))) return null;
+      const outbox = enqueueInTransaction(tx);
+      if (byProvider && deps.notices) await recordChannelEvent(tx, outbox.enqueue, ticketCommentEvent(ticket, comment, deps.notices.publicUrl));
+      return outbox.recorded;
     });
-    if (inserted) comments++;
+    if (!recorded) continue;
+    comments++;
+    if (deps.notices) await publishAfterCommit(deps.notices.enqueue, recorded);
   }
   return { ticket: t.id, comments };
 }

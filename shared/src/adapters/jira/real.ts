@@ -58,7 +58,7 @@ const COMMENT_IDS_PER_CALL = 1000;
 interface JiraComment {
   id: string;
   body: unknown;
-  author?: { displayName?: string; emailAddress?: string };
+  author?: { displayName?: string; emailAddress?: string; accountType?: string };
   created: string;
   properties?: { key: string; value: { id?: string } | null }[];
 }
@@ -295,6 +295,9 @@ export function jiraCloudTicketSystem(opts: JiraCloudOptions): TicketSystem {
             author: c.author?.displayName ?? c.author?.emailAddress ?? 'Jira',
             created: c.created,
             marker: markers.get(String(c.id)) ?? null,
+            authorEmail: c.author?.emailAddress ?? null,
+            // UserDetails.accountType: 'atlassian' (an agent), 'app', or 'customer' (a Jira Service Management customer)
+            authorIsCustomer: c.author?.accountType === 'customer',
           });
         }
         startAt = page.startAt + page.comments.length;

@@ -129,21 +129,40 @@ export async function applyRemoteIssue(
   );
 }
 
-/** A comment written in the system of record (an engineer's answer); once per remote id. */
+/**
+ * A comment written in the system of record; once per remote id. `by_provider`: an engineer's answer (the ticket's
+ * first response when it is the earliest), not one of the customer's own users writing there.
+ */
 export async function insertRemoteComment(
   db: Queryable,
-  c: { id: string; ticket_id: string; message: string; author: string; created: string; jira_comment_id: string },
+  c: { id: string; ticket_id: string; message: string; author: string; created: string; jira_comment_id: string; by_provider: boolean },
 ): Promise<boolean> {
   const { rowCount } = await db.query(
     `INSERT INTO ticket_comment (id, ticket_id, message, author, by_provider, created_at, jira_comment_id, sync_state)
-     VALUES ($1, $2, $3, $4, true, $5, $6, 'synced') ON CONFLICT (ticket_id, jira_comment_id) DO NOTHING`,
-    [c.id, c.ticket_id, c.message || ' ', c.author, c.created, c.jira_comment_id],
+     VALUES ($1, $2, $3, $4, $5, $6, $7, 'synced') ON CONFLICT (ticket_id, jira_comment_id) DO NOTHING`,
+    [c.id, c.ticket_id, c.message || ' ', c.author, c.by_provider, c.created, c.jira_comment_id],
   );
   if (rowCount === 1) {
-    await setFirstResponse(db, c.ticket_id, new Date(c.created), c.author);
+    if (c.by_provider) await setFirstResponse(db, c.ticket_id, new Date(c.created), c.author);
     await db.query('UPDATE ticket SET updated_at = GREATEST(updated_at, $2) WHERE id = $1', [c.ticket_id, c.created]);
   }
   return rowCount === 1;
+}
+
+/** The system's ids of the comments already stored for the ticket (a pull skips them before any other work). */
+export async function storedRemoteCommentIds(db: Queryable, ticketId: string): Promise<Set<string>> {
+  const { rows } = await db.query<{ id: string }>('SELECT jira_comment_id AS id FROM ticket_comment WHERE ticket_id = $1 AND jira_comment_id IS NOT NULL', [ticketId]);
+  return new Set(rows.map((r) => r.id));
+}
+
+/** True when `email` is one of the customer's own users (its access list, admins excepted: they are the provider). */
+export async function isCustomerUser(db: Queryable, customerId: string, email: string): Promise<boolean> {
+  const { rows } = await db.query(
+    `SELECT 1 FROM customer_member m LEFT JOIN app_user u ON u.id = m.user_id
+      WHERE m.customer_id = $1 AND m.list = 'users' AND m.user_id = lower($2) AND u.role IS DISTINCT FROM 'admin'`,
+    [customerId, email],
+  );
+  return rows.length > 0;
 }
 
 export async function readCursor(db: Queryable, name: string): Promise<Date | null> {
