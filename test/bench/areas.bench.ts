@@ -3,7 +3,8 @@
  * (each against the figure it is held to): the inventory asset list at BENCH_ASSETS assets (default 100,000) — first
  * page and a searched, re-sorted page deep in the list —, the recommendation list, the inventory graph of a
  * BENCH_GRAPH_NODES-node estate (default 5,000) plain and gzipped, the license list (BENCH_LICENSES, default 50) and the project
- * provisioning list (BENCH_PROJECTS requests, default 500).
+ * provisioning list (BENCH_PROJECTS requests, default 500), the license orders and history (BENCH_ORDERS orders, default
+ * 500) and the ticket list (BENCH_TICKETS tickets, default 500): every list has rows to answer, not an empty one.
  * The estates come from the local inventory's generator (deterministic, realistic shapes), cut to the size asked.
  */
 import Fastify from 'fastify';
@@ -50,6 +51,8 @@ export async function areasBench(ctx: BenchContext): Promise<void> {
   const largeGraph = Number(process.env.BENCH_GRAPH_LARGE ?? 50_000);
   const projects = Number(process.env.BENCH_PROJECTS ?? 500);
   const licenses = Number(process.env.BENCH_LICENSES ?? 50);
+  const orders = Number(process.env.BENCH_ORDERS ?? 500);
+  const tickets = Number(process.env.BENCH_TICKETS ?? 500);
   const { pool } = ctx;
 
   // acme-corp holds the big asset list; globex (inventory switched on) the graph's estate.
@@ -75,6 +78,22 @@ export async function areasBench(ctx: BenchContext): Promise<void> {
       await insertLicense(tx, { customer_id: 'acme-corp', sku_id: String(1010020000 + i), sku_name: `Bench SKU ${i}`, volume_total: 100 + i, volume_available: i % 20, threshold: 10, new_order: 5, auto_order: i % 2 === 0 });
     }
   });
+  // Orders over the last weeks, in every state a person's order takes, and the customer's tickets.
+  await pool.query(
+    `INSERT INTO license_order (customer_id, sku_id, sku_name, order_amount, order_by, comment, status, order_time, decided_by, decided_at)
+     SELECT 'acme-corp', (1010020000 + i % $2)::text, 'Bench SKU ' || (i % $2), 1 + i % 5, 'alice@acme.example', 'bench order ' || i, s.status,
+            now() - i * interval '1 hour', CASE WHEN s.status <> 'Pending' THEN 'admin@commandcenter.local' END,
+            CASE WHEN s.status <> 'Pending' THEN now() - i * interval '1 hour' + interval '10 minutes' END
+       FROM generate_series(1, $1) AS i, LATERAL (SELECT (ARRAY['Pending', 'Approved', 'Fulfilled', 'Rejected'])[1 + i % 4] AS status) s`,
+    [licenses > 0 ? orders : 0, Math.max(licenses, 1)],
+  );
+  await pool.query(
+    `INSERT INTO ticket (id, customer_id, summary, description, priority, status, created_by, created_at, updated_at)
+     SELECT gen_random_uuid(), 'acme-corp', 'Bench ticket ' || i, 'What the customer wrote about bench ticket ' || i, 'P' || (1 + i % 4),
+            (ARRAY['Open', 'In Progress', 'Resolved', 'Closed'])[1 + i % 4], 'alice@acme.example', now() - i * interval '1 hour', now() - i * interval '30 minutes'
+       FROM generate_series(1, $1) AS i`,
+    [tickets],
+  );
   await pool.query('ANALYZE');
 
   const app = await buildApp(ctx.config, { logger: false });
