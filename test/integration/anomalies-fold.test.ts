@@ -102,11 +102,11 @@ t.test('a folded day is folded again when a batch corrects or replaces it, and o
   const second = await foldedAt(pool);
   t.same(Object.keys(second).filter((d) => second[d] !== first[d]), [corrected], 'only the corrected day was folded again');
 
-  // a new export replaces the whole month, the judged day with a higher figure
+  // a new export replaces the month's export, the judged day with a higher figure
   await load(pool, dir, 'export-2.csv', exportRows('100.000000'));
   await detect();
   const replaced = await fromLines(pool);
-  t.equal(replaced['BoxUsage:m5.xlarge'], '80.000000000000', 'the lines: the replacement dropped the correction and raised the day');
+  t.equal(replaced['BoxUsage:m5.xlarge'], '79.500000000000', 'the lines: 100 - 20.5 (the correction file\'s lines stay beside the export)');
   t.same(await stored(pool), { 'BoxUsage:m5.xlarge': replaced['BoxUsage:m5.xlarge'] }, 'after the replacement: as the lines now add');
   const { rows: copies } = await pool.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM anomaly_line_day WHERE billing_account_id = $1 AND project_id = $2`,
