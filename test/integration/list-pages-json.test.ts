@@ -1,5 +1,5 @@
 /**
- * The asset, recommendation and project request lists answer JSON text made in PostgreSQL (issue 34: most of a
+ * The asset, recommendation, project request and license order lists answer JSON text made in PostgreSQL (issue 34: most of a
  * page's cost was parsing rows into objects and serialising them again). Each answer is the one the rows gave through
  * the objects before: the same fields in the schema's order, dates as toISOString wrote them (milliseconds cut),
  * nulls, escaped text, the step label and budget note; and the monthly cost is exact decimal arithmetic, as the
@@ -10,6 +10,10 @@ import type { InventoryAsset, Recommendation } from '@cc/shared/ports/inventory.
 import { ASSET_SORTS, listInventoryAssets, type AssetQuery } from '@cc/shared/db/inventory/asset-read.ts';
 import { replaceSnapshot, startSyncRun } from '@cc/shared/db/inventory/snapshot.ts';
 import { countProjectRequests, listProjectRequests } from '@cc/shared/db/provisioning.ts';
+import { asActor, insertLicense } from '@cc/shared/db/licenses/licenses.ts';
+import { listOrders } from '@cc/shared/db/licenses/orders.ts';
+import { withTransaction } from '@cc/shared/db/pool.ts';
+import { LicenseOrder } from '@cc/shared/schemas/licenses.ts';
 import { InventoryItem, RecommendationItem } from '@cc/shared/schemas/inventory.ts';
 import { ProjectRecord } from '@cc/shared/schemas/provisioning.ts';
 import { toRecord } from '../../api/src/provisioning/present.ts';
@@ -238,4 +242,35 @@ t.test('the project request total is kept, moved by every insert and delete, not
   t.same((await pool.query(`SELECT n FROM project_request_count WHERE customer_id = 'globex'`)).rows, [{ n: 1 }]);
   await pool.query(`DELETE FROM customer WHERE customer_id = 'globex'`);
   t.same((await pool.query(`SELECT n FROM project_request_count WHERE customer_id = 'globex'`)).rows, []);
+});
+
+t.test('license orders: the list the rows gave through the objects, byte for byte, with its day range', async (t) => {
+  const app = await build(t);
+  const { pool } = app.env;
+  await withTransaction(pool, async (tx) => {
+    await asActor(tx, 'test');
+    await insertLicense(tx, { customer_id: 'acme-corp', sku_id: '1010020099', sku_name: 'Test "SKU" \\ é', volume_total: 10, volume_available: 2, threshold: 5, new_order: 3, auto_order: false });
+  });
+  await pool.query(
+    `INSERT INTO license_order (customer_id, sku_id, sku_name, order_amount, order_by, comment, status, order_time, decided_by, decided_at, seats_target, error)
+     SELECT 'acme-corp', '1010020099', 'Test "SKU" \\ é', 1 + i, 'alice@acme.example', 'order "' || i || E'"\\t', s.status,
+            timestamptz '2026-11-20 07:30:00.123456+00' - i * interval '7 hours', CASE WHEN s.status <> 'Pending' THEN 'admin@commandcenter.local' END,
+            CASE WHEN s.status <> 'Pending' THEN timestamptz '2026-11-21 00:00:00.9999+00' END, CASE WHEN s.status = 'Approved' THEN 12 END,
+            CASE WHEN s.status = 'Failed' THEN 'Google said "no"' END
+       FROM generate_series(0, 11) AS i, LATERAL (SELECT (ARRAY['Pending', 'Approved', 'Fulfilled', 'Rejected', 'Failed'])[1 + i % 5] AS status) s`,
+  );
+  const alice = await login(app, 'alice@acme.example');
+  const fields = Object.keys(LicenseOrder.properties);
+  const ranges: Record<string, string>[] = [{}, { start_date: '2026-11-18', end_date: '2026-11-19' }, { start_date: '2030-01-01' }];
+  for (const range of ranges) {
+    const res = await app.inject({ method: 'GET', url: `/v1/licenses/orders/history/acme-corp?${new URLSearchParams(range)}`, headers: bearer(alice) });
+    const rows = await listOrders(pool, 'acme-corp', range);
+    const want = JSON.stringify(rows.map((o) => Object.fromEntries(fields.map((k) => [k, o[k as keyof typeof o]]))));
+    t.equal(res.statusCode, 200);
+    t.equal(res.body, want, `${JSON.stringify(range)}: ${rows.length} orders, the same text`);
+  }
+  t.ok((await listOrders(pool, 'acme-corp', { start_date: '2026-11-18', end_date: '2026-11-19' })).length > 0, 'the range holds orders');
+  const bob = await login(app, 'bob@initech.example');
+  const other = await app.inject({ method: 'GET', url: '/v1/licenses/orders/history/acme-corp', headers: bearer(bob) });
+  t.same([other.statusCode, other.json()], [404, { detail: 'Customer not found' }], 'another customer’s caller: refused');
 });

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Static } from '@sinclair/typebox';
 import { listLicenses } from '@cc/shared/db/licenses/licenses.ts';
-import { listOrders } from '@cc/shared/db/licenses/orders.ts';
+import { listOrdersJson } from '@cc/shared/db/licenses/orders.ts';
 import { listHistory } from '@cc/shared/db/licenses/history.ts';
 import { workspaceFromConfig } from '@cc/shared/adapters/workspace/from-config.ts';
 import { withErrors } from '@cc/shared/schemas/common.ts';
@@ -45,9 +46,12 @@ const licenses: FastifyPluginAsyncTypebox = async (app) => {
         response: withErrors({ 200: LicenseOrderList }),
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const range = checkRange(req.query);
-      return app.pgRead.fresh((db) => listOrders(db, req.customer.customer_id, range));
+      const items = await app.pgRead.fresh((db) => listOrdersJson(db, req.customer.customer_id, range));
+      // JSON text made by PostgreSQL in the schema's shape, sent as it is (Fastify serialises only non-strings)
+      reply.type('application/json; charset=utf-8');
+      return reply.send(items as unknown as Static<typeof LicenseOrderList>);
     },
   );
 
