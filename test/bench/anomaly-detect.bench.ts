@@ -5,8 +5,7 @@
  * mean rule (28-day mean with missing days as 0, no cold start, no project check). Then the explanations: each spike
  * is injected with a known driver (one SKU's usage, one SKU's unit price, a new resource, a label value across SKUs),
  * and the benchmark counts how often the explanation names that driver first and its kind right, the time the
- * contributors add to the detection pass (on a night: the judged day's lines folded, the window's other days folded
- * by the nights before; and on the first pass, which folds the whole window), and the time to read one explanation.
+ * contributors add to the detection pass, and the time to read one explanation.
  *
  * The generated data mixes what the rule must tell apart: steady noisy series (±10 %, weekend dip), injected spikes
  * (x1.5 to x4 on the judged day), young series (8 to 27 days old: judged over their own days), cold series (1 to 6
@@ -21,7 +20,6 @@ import { pathToFileURL } from 'node:url';
 import { withTransaction, type Pool } from '@cc/shared/db/pool.ts';
 import { detectAnomalies } from '@cc/shared/db/anomalies.ts';
 import { explainAnomaly, storeContributors } from '@cc/shared/db/anomalies-explain.ts';
-import type { Queryable } from '@cc/shared/db/pool.ts';
 import { ANOMALY_CANDIDATE_RETENTION_DAYS, ANOMALY_CONTRIBUTORS_LISTED, ANOMALY_MIN_HISTORY_DAYS, ANOMALY_WINDOW_DAYS } from '@cc/shared/insights/anomaly-rule.ts';
 import { benchContext, fmt } from './context.ts';
 
@@ -89,9 +87,7 @@ export async function generate(pool: Pool, series: number): Promise<{ lines: num
          ) AS v(sku, resource, labels, q, price, price_up, added, added_q, present)
          CROSS JOIN LATERAL (SELECT v.sku, v.resource, v.labels, v.q, v.price, v.price_up, v.added_q * v.price AS added, v.added_q) a
          WHERE v.present
-       ) l
-      -- stored in day order, as the nightly loads land them (a day's lines together, the newest day last)
-      ORDER BY x.day, s.i`,
+       ) l`,
     [CUSTOMER, ACCOUNT, DAY, ANOMALY_WINDOW_DAYS],
   );
   // the rollups the ingest would write from these lines
@@ -193,16 +189,6 @@ async function scoreExplanations(pool: Pool): Promise<void> {
   console.log(`  time to read one explanation (stored contributors, events, sentence): p50 ${fmt(percentile(times, 50), 1)} ms, p99 ${fmt(percentile(times, 99), 1)} ms, max ${fmt(times.at(-1) ?? 0, 1)} ms`);
 }
 
-/**
- * Forgets the folded lines of the judged day (or of every day): what a night finds, since the judged day is new then
- * and the window's other days were folded on the nights before.
- */
-async function forgetFolded(db: Queryable, o: { allDays: boolean }): Promise<void> {
-  for (const table of ['anomaly_line_day', 'anomaly_line_day_state']) {
-    await db.query(`DELETE FROM ${table} WHERE billing_account_id = $1 AND ($2 OR usage_date = $3::date)`, [ACCOUNT, o.allDays, DAY]);
-  }
-}
-
 export async function anomalyDetectBench(series = Number(process.env.ANOMALY_SERIES ?? 100_000)): Promise<void> {
   const ctx = await benchContext();
   try {
@@ -216,16 +202,10 @@ export async function anomalyDetectBench(series = Number(process.env.ANOMALY_SER
       withTransaction(ctx.pool, (tx) =>
         detectAnomalies(tx, { date: DAY, customerId: CUSTOMER, windowDays: ANOMALY_WINDOW_DAYS, minHistoryDays: ANOMALY_MIN_HISTORY_DAYS, candidateRetentionDays: ANOMALY_CANDIDATE_RETENTION_DAYS, contributors }),
       );
-    // The first pass on an account folds the lines of the whole window (every day the flagged series were seen).
-    t0 = performance.now();
-    await detect(true);
-    const first = performance.now() - t0;
     const times: Record<'with' | 'without', number[]> = { with: [], without: [] };
-    // A night: the judged day is new, so its lines are folded; the window's other days were folded on earlier nights.
-    // Alternated, so both see the same cache and the same neighbours on the machine.
+    // alternated, so both see the same cache and the same neighbours on the machine
     for (let run = 0; run < 3; run++) {
       for (const contributors of [false, true]) {
-        if (contributors) await forgetFolded(ctx.pool, { allDays: false });
         t0 = performance.now();
         await detect(contributors);
         times[contributors ? 'with' : 'without'].push(performance.now() - t0);
@@ -235,16 +215,14 @@ export async function anomalyDetectBench(series = Number(process.env.ANOMALY_SER
     const bare = Math.min(...times.without);
     console.log(`detect + store (one SQL pass, 3 runs; later runs replace): ${times.with.map((ms) => `${fmt(ms)} ms`).join(', ')}; best ${fmt(series / (best / 1000))} series/s`);
     console.log(
-      `  of which contributors of the flagged anomalies, a night (the judged day's lines folded, the others folded before): best ${fmt(best)} ms with, ${fmt(bare)} ms without ` +
-        `(runs without: ${times.without.map((ms) => `${fmt(ms)} ms`).join(', ')}): ${best >= bare ? '+' : ''}${fmt(((best - bare) * 100) / bare, 1)} % (bound: +20 %)`,
+      `  of which contributors of the flagged anomalies: best ${fmt(best)} ms with, ${fmt(bare)} ms without (runs without: ${times.without.map((ms) => `${fmt(ms)} ms`).join(', ')}): ` +
+        `${best >= bare ? '+' : ''}${fmt(((best - bare) * 100) / bare, 1)} % (bound: +20 %)`,
     );
-    console.log(`  the first pass on the account (the whole window's lines folded): ${fmt(first)} ms, +${fmt(((first - bare) * 100) / bare, 1)} % over the best pass without`);
     // The same share timed inside one pass: the detection, then the contributors step it ends with (what
     // detectAnomalies runs last), in one transaction. On a shared machine the two passes above are minutes apart
     // and their difference is mostly the neighbours; this split is not.
     const split: { detect: number; contributors: number }[] = [];
     for (let run = 0; run < 3; run++) {
-      await forgetFolded(ctx.pool, { allDays: false });
       await withTransaction(ctx.pool, async (tx) => {
         const a = performance.now();
         await detectAnomalies(tx, { date: DAY, customerId: CUSTOMER, windowDays: ANOMALY_WINDOW_DAYS, minHistoryDays: ANOMALY_MIN_HISTORY_DAYS, candidateRetentionDays: ANOMALY_CANDIDATE_RETENTION_DAYS, contributors: false });
@@ -255,20 +233,9 @@ export async function anomalyDetectBench(series = Number(process.env.ANOMALY_SER
     }
     const shares = split.map((s) => (s.contributors * 100) / s.detect).sort((x, y) => x - y);
     console.log(
-      `  timed inside each pass (a night): ${split.map((s) => `${fmt(s.contributors)} ms of contributors after ${fmt(s.detect)} ms of detection`).join('; ')}: ` +
+      `  timed inside each pass: ${split.map((s) => `${fmt(s.contributors)} ms of contributors after ${fmt(s.detect)} ms of detection`).join('; ')}: ` +
         `median +${fmt(shares[1], 1)} % (bound: +20 %)`,
     );
-    // A re-run of the day with nothing loaded since (an ingest's follow-up for another day): every day is folded.
-    const rerun: number[] = [];
-    for (let run = 0; run < 3; run++) {
-      await withTransaction(ctx.pool, async (tx) => {
-        await detectAnomalies(tx, { date: DAY, customerId: CUSTOMER, windowDays: ANOMALY_WINDOW_DAYS, minHistoryDays: ANOMALY_MIN_HISTORY_DAYS, candidateRetentionDays: ANOMALY_CANDIDATE_RETENTION_DAYS, contributors: false });
-        const b = performance.now();
-        await storeContributors(tx, { date: DAY, windowDays: ANOMALY_WINDOW_DAYS, listed: ANOMALY_CONTRIBUTORS_LISTED });
-        rerun.push(performance.now() - b);
-      });
-    }
-    console.log(`  contributors on a re-run with nothing new to fold: ${rerun.map((ms) => `${fmt(ms)} ms`).join(', ')}`);
     const stored = await ctx.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM anomaly WHERE date = $1', [DAY]);
     console.log(`stored candidate rows (rose with their project; the api filters them by its thresholds): ${fmt(stored.rows[0].n)}`);
     console.log(`thresholds: ${MIN_PERC} % and ${MIN_VALUE} EUR; truth = injected spikes rising by at least ${MIN_VALUE}`);

@@ -9,10 +9,6 @@ import { explain, type AroundEvent, type ContributorRow, type Explanation, type 
 
 const TARGETS_SQL = loadSql('anomaly-targets').text;
 const CONTRIBUTORS_SQL = loadSql('anomaly-contributors').text;
-const FOLD_DAYS_SQL = loadSql('anomaly-fold-days').text;
-
-/** Folded days are kept this many days beyond the window, for a re-run of a recent day; older ones are removed. */
-const FOLDED_DAYS_KEPT_BEYOND_WINDOW = 7;
 
 /**
  * Rewrites the contributors of the day's flagged anomalies of the accounts in anomaly_accounts. Must run inside the
@@ -31,58 +27,10 @@ export async function storeContributors(tx: Queryable, o: { date: string; window
   );
   await tx.query(TARGETS_SQL, [o.date]);
   await tx.query('ANALYZE anomaly_targets');
-  await foldLineDays(tx, o);
   // The rates function's generic row estimates put the plan far above jit_optimize_above_cost: compiling it took 8 s
   // (5,000-series benchmark) for a query that runs in under half a second. The setting ends with the transaction.
   await tx.query('SET LOCAL jit = off');
   await tx.query(CONTRIBUTORS_SQL, [o.date, o.windowDays, o.listed]);
-}
-
-/**
- * Folds the lines of the judged day and of the days the targets' contributors read, where not folded yet or loaded or
- * corrected since (anomaly-fold-days.sql), and removes folded days long past the window. On a night that is the new
- * day only: one day of lines, read by cost_line's (account, day) index, instead of the account's whole window.
- */
-async function foldLineDays(tx: Queryable, o: { date: string; windowDays: number }): Promise<void> {
-  // Two passes over one account (the nightly one and an ingest's follow-up) would fold the same day twice.
-  await tx.query(
-    `SELECT pg_advisory_xact_lock(hashtextextended('anomaly_line_day ' || billing_account_id, 0))
-       FROM (SELECT DISTINCT billing_account_id FROM anomaly_accounts ORDER BY 1) a`,
-  );
-  await tx.query('CREATE TEMP TABLE anomaly_fold_days (customer_id text, billing_account_id text, day date, batches text) ON COMMIT DROP');
-  await tx.query(FOLD_DAYS_SQL, [o.date, o.windowDays]);
-  await tx.query('ANALYZE anomaly_fold_days');
-  // Days to fold again and days past keeping, each deleted by its own (account, day) descent: joined in one statement,
-  // a folded table not analysed yet can be planned as a scan of every folded row (millions) to delete a day.
-  const { rows: gone } = await tx.query<{ billing_account_id: string; customer_id: string; day: string }>(
-    `SELECT billing_account_id, customer_id, day::text FROM anomaly_fold_days
-     UNION ALL
-     SELECT s.billing_account_id, s.customer_id, s.usage_date::text FROM anomaly_line_day_state s
-      WHERE s.billing_account_id IN (SELECT billing_account_id FROM anomaly_accounts) AND s.usage_date < $1::date - $2::int`,
-    [o.date, o.windowDays + FOLDED_DAYS_KEPT_BEYOND_WINDOW],
-  );
-  for (const g of gone) {
-    await tx.query('DELETE FROM anomaly_line_day WHERE billing_account_id = $1 AND usage_date = $2::date AND customer_id = $3', [g.billing_account_id, g.day, g.customer_id]);
-  }
-  await tx.query(
-    `DELETE FROM anomaly_line_day_state s USING anomaly_accounts a
-      WHERE s.billing_account_id = a.billing_account_id AND s.usage_date < $1::date - $2::int`,
-    [o.date, o.windowDays + FOLDED_DAYS_KEPT_BEYOND_WINDOW],
-  );
-  await tx.query(
-    `INSERT INTO anomaly_line_day (billing_account_id, usage_date, project_id, service, customer_id, currency, sku, resource_id, resource_labels,
-                                   cost, credits, amortisation, quantity, quantified)
-     SELECT l.billing_account_id, l.usage_date, l.project_id, l.service, l.customer_id, l.currency, l.sku, l.resource_id, l.resource_labels,
-            sum(l.cost), sum(l.credits), sum(l.amortisation), sum(l.usage_quantity), bool_and(l.usage_quantity IS NOT NULL OR l.cost = 0)
-       FROM cost_line l
-       JOIN anomaly_fold_days f ON f.billing_account_id = l.billing_account_id AND f.day = l.usage_date AND f.customer_id = l.customer_id
-      GROUP BY l.billing_account_id, l.usage_date, l.project_id, l.service, l.customer_id, l.currency, l.sku, l.resource_id, l.resource_labels`,
-  );
-  await tx.query(
-    `INSERT INTO anomaly_line_day_state (billing_account_id, customer_id, usage_date, batches)
-     SELECT billing_account_id, customer_id, day, batches FROM anomaly_fold_days
-     ON CONFLICT (billing_account_id, customer_id, usage_date) DO UPDATE SET batches = EXCLUDED.batches, folded_at = now()`,
-  );
 }
 
 /**

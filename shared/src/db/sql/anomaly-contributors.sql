@@ -7,8 +7,8 @@
 -- that day's rate (a foreign line without a rate within 7 days is left out, as the rollups were). A value's
 -- contribution is its day spend minus its mean: over all values of a dimension they add up to the rise. The rest row
 -- of a dimension is the anomaly's own day and mean minus the listed ones, so listed + rest = rise exactly.
--- What it costs (docs/decisions-insights.md): the lines are read folded per day (anomaly-fold-days.sql), only the
--- flagged series' days, and the rates are worked out once.
+-- What it costs (docs/decisions-insights.md): reading the account's lines of the window is most of it; the lines of the
+-- flagged series are summed before anything else, and the rates are worked out once.
 INSERT INTO anomaly_contributor (anomaly_id, dimension, rank, label_key, value, day_amount, mean_amount, contribution,
                                  day_cost, mean_cost, day_credits, mean_credits, day_amortisation, mean_amortisation,
                                  day_quantity, mean_quantity, in_baseline)
@@ -19,22 +19,21 @@ WITH targets AS (SELECT * FROM anomaly_targets), rates AS MATERIALIZED (
     CROSS JOIN LATERAL fx_day_rates(t.display, t.billing_account_id, $1::date - $2::int, $1::date) r
    WHERE r.rate IS NOT NULL
 ), lines AS MATERIALIZED (
-  -- The series' folded lines (anomaly_line_day: one row per day and SKU x resource x label set), one index descent
-  -- per series and day, summed per side of the baseline: the baseline's days fold into one row each.
+  -- The series' lines summed per side of the baseline and SKU x resource x label set before the dimensions are
+  -- expanded: the baseline's days fold into one row each.
   SELECT t.anomaly_id, l.usage_date = $1::date AS on_day, l.sku, l.resource_id, l.resource_labels,
          sum(basis_spend(t.basis, l.cost, l.credits, l.amortisation) * coalesce(r.rate, 1)) AS spend,
          sum(l.cost * coalesce(r.rate, 1)) AS cost, sum(l.credits * coalesce(r.rate, 1)) AS credits, sum(l.amortisation * coalesce(r.rate, 1)) AS amortisation,
          -- a quantity only where every line that costs something carries one (a credit line has none): a partial sum
          -- would read as a usage change
-         sum(l.quantity) AS quantity, bool_and(l.quantified) AS quantified
-    FROM targets t
-    -- integer days back from $1: planned as $2 + 1 rows (a date series is planned as 1,000, and the folded rows would
-    -- then be read by a hashed scan of the whole table rather than one index descent per series and day)
-    CROSS JOIN LATERAL (SELECT $1::date - b AS day FROM generate_series(0, $2::int) AS b WHERE $1::date - b >= t.first_seen) AS d
-    JOIN anomaly_line_day l ON l.billing_account_id = t.billing_account_id AND l.usage_date = d.day
-                           AND l.project_id = t.project_id AND l.service = t.service AND l.customer_id = t.customer_id
+         sum(l.usage_quantity) AS quantity, bool_and(l.usage_quantity IS NOT NULL OR l.cost = 0) AS quantified
+    FROM cost_line l
+    JOIN targets t ON t.billing_account_id = l.billing_account_id AND t.customer_id = l.customer_id
+                  AND t.project_id = l.project_id AND t.service = l.service
     LEFT JOIN rates r ON r.billing_account_id = l.billing_account_id AND r.display = t.display AND r.currency = l.currency AND r.day = l.usage_date
-   WHERE l.currency = t.display OR r.rate IS NOT NULL
+   WHERE l.usage_date >= $1::date - $2::int AND l.usage_date <= $1::date
+     AND l.usage_date >= t.first_seen
+     AND (l.currency = t.display OR r.rate IS NOT NULL)
    GROUP BY t.anomaly_id, l.usage_date = $1::date, l.sku, l.resource_id, l.resource_labels
 ), label_keys AS (
   SELECT DISTINCT anomaly_id, k FROM lines CROSS JOIN LATERAL jsonb_object_keys(resource_labels) AS k
