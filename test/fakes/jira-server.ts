@@ -33,6 +33,10 @@ export interface FakeComment {
   created: string;
   updated: string;
   properties: { key: string; value: unknown }[];
+  /** Comment.jsdPublic: false for a service desk internal note; Jira answers true for every other comment. */
+  jsdPublic?: boolean;
+  /** Comment.visibility: present only when the comment is restricted to a group or a project role. */
+  visibility?: { type: 'group' | 'role'; value: string; identifier?: string };
 }
 
 export interface FakeAttachment {
@@ -94,6 +98,13 @@ export interface FakeJira {
   engineerComment(key: string, text: string, at?: Date): FakeComment;
   /** A comment by a service desk customer (UserDetails `accountType: 'customer'`), or by `accountType` given, with their e-mail shown. */
   customerComment(key: string, text: string, who: { email: string; displayName: string; accountType?: string }, at?: Date): FakeComment;
+  /**
+   * An engineer's internal note on the service desk (`jsdPublic: false`). Jira's platform API cannot create one (the
+   * document sends you to the service desk API's "Create request comment" with `public: false`): a test places it.
+   */
+  internalNote(key: string, text: string, at?: Date): FakeComment;
+  /** An engineer's comment restricted to a group or project role (`visibility`), as the platform API creates it. */
+  restrictedComment(key: string, text: string, visibility: { type: 'group' | 'role'; value: string; identifier?: string }, at?: Date): FakeComment;
   /** An engineer moves the issue in Jira. */
   engineerSet(key: string, change: { status?: string; priority?: string; assignee?: string }, at?: Date): void;
   /** Makes `n` extra issues in the project (for pagination). */
@@ -105,6 +116,8 @@ export interface FakeJira {
   commentListPage(n: number): void;
   close(): Promise<void>;
 }
+
+const ENGINEER: FakeComment['author'] = { accountId: 'eng-1', displayName: 'Erin Engineer', accountType: 'atlassian' };
 
 const isAdf = (v: unknown): v is AdfDoc => typeof v === 'object' && v !== null && (v as AdfDoc).type === 'doc' && (v as AdfDoc).version === 1 && Array.isArray((v as AdfDoc).content);
 
@@ -191,7 +204,7 @@ export async function startFakeJira(opts: { email: string; apiToken: string; pro
     return true;
   };
   /** A comment written in Jira itself (no portal property). */
-  const writtenInJira = (key: string, text: string, author: FakeComment['author'], at: Date): FakeComment => {
+  const writtenInJira = (key: string, text: string, author: FakeComment['author'], at: Date, hidden: Pick<FakeComment, 'jsdPublic' | 'visibility'> = {}): FakeComment => {
     const issue = issues.get(key)!;
     const c: FakeComment = {
       id: String(nextComment++),
@@ -200,6 +213,7 @@ export async function startFakeJira(opts: { email: string; apiToken: string; pro
       created: jiraTime(at),
       updated: jiraTime(at),
       properties: [],
+      ...hidden,
     };
     issue.comments.push(c);
     touch(issue, at);
@@ -212,6 +226,8 @@ export async function startFakeJira(opts: { email: string; apiToken: string; pro
     body: c.body,
     created: c.created,
     updated: c.updated,
+    jsdPublic: c.jsdPublic ?? true,
+    ...(c.visibility ? { visibility: c.visibility } : {}),
     ...(withProperties ? { properties: c.properties } : {}),
   });
 
@@ -396,6 +412,8 @@ export async function startFakeJira(opts: { email: string; apiToken: string; pro
             created: jiraTime(),
             updated: jiraTime(),
             properties: body.properties ?? [],
+            // kept as sent: a create asking for a restriction makes a comment the customer does not see
+            ...(body.visibility ? { visibility: body.visibility } : {}),
           };
           issue.comments.push(c);
           touch(issue);
@@ -464,10 +482,16 @@ export async function startFakeJira(opts: { email: string; apiToken: string; pro
       lose.push({ method, path });
     },
     engineerComment(key, text, at = new Date()) {
-      return writtenInJira(key, text, { accountId: 'eng-1', displayName: 'Erin Engineer', accountType: 'atlassian' }, at);
+      return writtenInJira(key, text, ENGINEER, at);
     },
     customerComment(key, text, who, at = new Date()) {
       return writtenInJira(key, text, { accountId: `customer-${who.email}`, displayName: who.displayName, accountType: who.accountType ?? 'customer', emailAddress: who.email }, at);
+    },
+    internalNote(key, text, at = new Date()) {
+      return writtenInJira(key, text, ENGINEER, at, { jsdPublic: false });
+    },
+    restrictedComment(key, text, visibility, at = new Date()) {
+      return writtenInJira(key, text, ENGINEER, at, { visibility });
     },
     engineerSet(key, change, at = new Date()) {
       const issue = issues.get(key)!;

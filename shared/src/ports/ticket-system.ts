@@ -43,6 +43,11 @@ export interface RemoteComment {
   authorEmail?: string | null;
   /** The system knows the author as a customer of the service desk (Jira Service Management's 'customer' accounts). */
   authorIsCustomer?: boolean;
+  /**
+   * Hidden from the customer in the system itself (Jira: a service desk internal note, `jsdPublic: false`, or a
+   * comment restricted to a group or project role, `visibility`). The portal never shows, notifies or counts it.
+   */
+  internal?: boolean;
 }
 
 export interface NewIssue {

@@ -3,7 +3,9 @@
  * - syncTicket: pushes one ticket's waiting writes. Safe to run twice or concurrently: a per-ticket advisory lock
  *   serialises runs, and every remote write is found again before it is repeated (issue label, comment marker,
  *   attachment file name), so a crash between "written there" and "recorded here" never duplicates anything.
- * - pullChanges / pullIssue: reads what changed there (engineers' comments, status, priority, assignee).
+ * - pullChanges / pullIssue: reads what changed there (engineers' comments, status, priority, assignee). Comments
+ *   internal there (Jira: internal notes, group/role restrictions) never enter the portal, and one pulled while public
+ *   leaves it when it turns internal; other edits and deletions of a pulled comment are not followed.
  */
 import { randomUUID } from 'node:crypto';
 import { withClient, withTransaction, type Pool, type Queryable } from '@cc/shared/db/pool.ts';
@@ -17,6 +19,7 @@ import {
   insertRemoteComment,
   isCustomerUser,
   storedRemoteCommentIds,
+  withdrawRemoteComment,
   markAttachmentSynced,
   markCommentSynced,
   markCreated,
@@ -216,7 +219,7 @@ export function syncTicket(deps: TicketSyncDeps, ticketId: string): Promise<Sync
 }
 
 /** Applies one issue as the system of record has it to its local ticket (if the portal knows it). */
-export async function applyIssue(deps: TicketSyncDeps, issue: RemoteIssue): Promise<{ ticket: string | null; comments: number }> {
+export async function applyIssue(deps: TicketSyncDeps, issue: RemoteIssue): Promise<{ ticket: string | null; comments: number; withdrawn?: number }> {
   const { pool, system } = deps;
   let t = await findTicketByJiraKey(pool, issue.key);
   if (!t) {
@@ -234,10 +237,18 @@ export async function applyIssue(deps: TicketSyncDeps, issue: RemoteIssue): Prom
     TICKET_STATUSES,
   );
   let comments = 0;
+  let withdrawn = 0;
   const ticket = { ...t, jira_key: issue.key };
   const stored = await storedRemoteCommentIds(pool, t.id);
   for (const c of await system.listComments(issue.key)) {
     if (c.marker) continue; // written by the portal: already a local comment, and its notice went out when it was made
+    if (c.internal) {
+      // Kept from the customer there, so kept from the portal: not stored, not notified, never a first response (a
+      // note between engineers answers nobody). Pulled earlier while public: taken back, its notice cannot be.
+      const id = t.id;
+      if (stored.has(c.id) && (await withTransaction(pool, (tx) => withdrawRemoteComment(tx, id, c.id)))) withdrawn++;
+      continue;
+    }
     if (stored.has(c.id)) continue; // pulled before (a run at the same time is held off by the insert below)
     const byProvider = !c.authorIsCustomer && !(c.authorEmail && (await isCustomerUser(pool, t.customer_id, c.authorEmail)));
     // The comment and its channel deliveries (with their outbox jobs) commit together: a run that crashes in between
@@ -254,7 +265,7 @@ export async function applyIssue(deps: TicketSyncDeps, issue: RemoteIssue): Prom
     comments++;
     if (deps.notices) await publishAfterCommit(deps.notices.enqueue, recorded);
   }
-  return { ticket: t.id, comments };
+  return { ticket: t.id, comments, ...(withdrawn ? { withdrawn } : {}) };
 }
 
 export async function pullIssue(deps: TicketSyncDeps, key: string) {

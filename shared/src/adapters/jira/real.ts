@@ -61,7 +61,17 @@ interface JiraComment {
   author?: { displayName?: string; emailAddress?: string; accountType?: string };
   created: string;
   properties?: { key: string; value: { id?: string } | null }[];
+  /** false: a Jira Service Management internal note (Comment.jsdPublic; true or absent elsewhere). */
+  jsdPublic?: boolean;
+  /** Set only when the comment is restricted to a group or a project role (Comment.visibility). */
+  visibility?: { type?: 'group' | 'role'; value?: string; identifier?: string | null } | null;
 }
+
+/**
+ * Either of Jira's two ways to keep a comment from the customer. Any visibility object counts, however little it
+ * names: a restriction read too widely hides an engineer's remark, read too narrowly shows an internal one.
+ */
+const isInternal = (c: JiraComment) => c.jsdPublic === false || (c.visibility !== undefined && c.visibility !== null);
 
 /** `KEY` = "P1=Highest,P2=High" → record. */
 export function parsePriorityMap(raw: string): Record<TicketPriority, string> {
@@ -298,6 +308,7 @@ export function jiraCloudTicketSystem(opts: JiraCloudOptions): TicketSystem {
             authorEmail: c.author?.emailAddress ?? null,
             // UserDetails.accountType: 'atlassian' (an agent), 'app', or 'customer' (a Jira Service Management customer)
             authorIsCustomer: c.author?.accountType === 'customer',
+            internal: isInternal(c),
           });
         }
         startAt = page.startAt + page.comments.length;
@@ -305,6 +316,8 @@ export function jiraCloudTicketSystem(opts: JiraCloudOptions): TicketSystem {
       }
     },
     async addComment(key, comment) {
+      // No `visibility` and no jsdPublic (read-only in Jira's document): a comment created through the platform API
+      // is public, also on the service desk ("Defaults to true when comments are created in the Jira Cloud Platform").
       const c = await request<{ id: string; body: unknown; author?: { displayName?: string }; created: string }>('POST', `${issuePath(key)}/comment`, {
         json: { body: textToAdf(comment.body), properties: [{ key: COMMENT_PROPERTY, value: { id: comment.marker } }] },
       });

@@ -149,6 +149,25 @@ export async function insertRemoteComment(
   return rowCount === 1;
 }
 
+/**
+ * A comment pulled while public and since made internal in the system of record (an internal note, a group or role
+ * restriction): it leaves the portal, and the ticket's first response is the earliest provider comment left (none:
+ * unanswered again). `tx`: both writes in one transaction, so the ticket never counts a response the portal no longer shows.
+ */
+export async function withdrawRemoteComment(tx: Queryable, ticketId: string, jiraCommentId: string): Promise<boolean> {
+  const { rows } = await tx.query<{ by_provider: boolean }>('DELETE FROM ticket_comment WHERE ticket_id = $1 AND jira_comment_id = $2 RETURNING by_provider', [ticketId, jiraCommentId]);
+  if (rows.length === 0) return false;
+  if (rows[0].by_provider) {
+    await tx.query(
+      `UPDATE ticket SET (first_response_at, first_response_by) =
+         (SELECT created_at, author FROM ticket_comment WHERE ticket_id = $1 AND by_provider ORDER BY created_at, id LIMIT 1)
+       WHERE id = $1`,
+      [ticketId],
+    );
+  }
+  return true;
+}
+
 /** The system's ids of the comments already stored for the ticket (a pull skips them before any other work). */
 export async function storedRemoteCommentIds(db: Queryable, ticketId: string): Promise<Set<string>> {
   const { rows } = await db.query<{ id: string }>('SELECT jira_comment_id AS id FROM ticket_comment WHERE ticket_id = $1 AND jira_comment_id IS NOT NULL', [ticketId]);
