@@ -102,14 +102,27 @@ t.test('internal notes and restricted comments never reach the customer; a publi
   const { rows: [stored] } = await pool.query<{ id: string }>('SELECT id::text FROM ticket_comment WHERE jira_comment_id = $1', [answer.id]);
   t.same(await events(), [`ticket-comment-${stored.id}`], 'one notice, the public answer’s');
 
-  // the engineer restricts the answer afterwards: it leaves the portal, and the ticket is unanswered again
+  const followUp = jira.engineerComment(key, 'Monitoring it for a day', minute(5));
+  t.match(await pullIssue(deps, key), { comments: 1 });
+  t.equal(await firstResponse(), minute(4).toISOString(), 'still the earlier answer');
+  const { rows: [second] } = await pool.query<{ id: string }>('SELECT id::text FROM ticket_comment WHERE jira_comment_id = $1', [followUp.id]);
+  const notices = [`ticket-comment-${stored.id}`, `ticket-comment-${second.id}`];
+  t.same(await events(), notices);
+
+  // the engineer restricts the first answer afterwards: it leaves the portal, and the follow-up is the first response
   answer.visibility = { type: 'role', value: 'Administrators' };
   t.match(await pullIssue(deps, key), { comments: 0, withdrawn: 1 });
+  t.same(await read(alice), ['Monitoring it for a day', 'Still down here']);
+  t.equal(await firstResponse(), minute(5).toISOString(), 'the earliest public answer left');
+  // and makes the follow-up an internal note: nothing answers the customer any more
+  followUp.jsdPublic = false;
+  t.match(await pullIssue(deps, key), { comments: 0, withdrawn: 1 });
   t.same(await read(alice), ['Still down here']);
-  t.equal(await firstResponse(), null);
-  t.match(await pullIssue(deps, key), { comments: 0 }, 'a later pull changes nothing');
+  t.same(await read(admin), ['Still down here']);
+  t.equal(await firstResponse(), null, 'unanswered again');
+  t.same(await pullIssue(deps, key), { ticket: ticket.id, comments: 0 }, 'a later pull changes nothing');
   t.same(await read(alice), ['Still down here']);
-  t.same(await events(), [`ticket-comment-${stored.id}`], 'no second notice');
+  t.same(await events(), notices, 'no further notice');
 
   t.same(jira.unhandled, []);
   t.same(takeViolations(), [], 'every Jira call and answer as Atlassian’s OpenAPI document has it');
