@@ -1,5 +1,6 @@
 /** Wire schemas of the Workspace license routes (spec 001 §7), the Workspace subscriptions a license is created for among them. */
 import { Type, type Static } from '@sinclair/typebox';
+import { Limit, Offset } from './common.ts';
 
 const ISO_DATE = '^\\d{4}-\\d{2}-\\d{2}$';
 
@@ -65,9 +66,13 @@ export const OrderDecisionParams = Type.Object({
   approve: Type.Union([Type.Literal('true'), Type.Literal('false')]),
 });
 
-export const DayRangeQuery = Type.Object({
+/** The orders and history lists answer one page, newest first; X-Total-Count holds the count of the whole list. */
+export const LICENSE_LIST_LIMIT = { default: 100, max: 500 } as const;
+export const DayRangePageQuery = Type.Object({
   start_date: Type.Optional(Type.String({ pattern: ISO_DATE })),
   end_date: Type.Optional(Type.String({ pattern: ISO_DATE })),
+  offset: Type.Optional(Offset()),
+  limit: Type.Optional(Limit(LICENSE_LIST_LIMIT.max, LICENSE_LIST_LIMIT.default)),
 });
 export const HistoryParams = Type.Object({
   domain: Type.String({ minLength: 1, maxLength: 253 }),
