@@ -86,6 +86,35 @@ t.test('licenses: create, auto order, approve, history; playbook preview', async
   await adminPage.getByText('volume_total: 50 → 54').first().waitFor();
   await shot(adminPage, 'history');
 
+  // Orders and History page through the server: 20 older orders more, pages of 10 asked for with limit and offset,
+  // the count of all from X-Total-Count.
+  await pool.query(
+    `INSERT INTO license_order (customer_id, sku_id, sku_name, order_amount, order_by, comment, status, order_time)
+     SELECT 'acme-corp', $1, 'Google Workspace Business Standard', 1, 'alice@acme.example', 'older order ' || i, 'Rejected', now() - (i || ' days')::interval
+       FROM generate_series(1, 20) i`,
+    [SKU],
+  );
+  const asked: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/v1/licenses/orders/history/') || r.url().includes('/v1/licenses/history/')) asked.push(new URL(r.url()).search);
+  });
+  await page.reload();
+  await page.getByRole('tab', { name: 'Orders' }).click();
+  const pager = page.getByRole('navigation', { name: 'Pagination' });
+  await pager.getByText('1–10 of 21').waitFor();
+  t.equal(await page.getByRole('button', { name: /^Manage Order/ }).count(), 10, 'one page of 10 rows');
+  await pager.getByRole('button', { name: 'Next page' }).click();
+  await pager.getByText('11–20 of 21').waitFor();
+  await page.getByRole('row').filter({ hasText: 'older order 10' }).waitFor();
+  await pager.getByRole('button', { name: 'Next page' }).click();
+  await pager.getByText('21–21 of 21').waitFor();
+  await page.getByRole('row').filter({ hasText: 'older order 20' }).waitFor();
+  t.ok(asked.includes('?limit=10&offset=20'), `the last page asked of the server: ${asked.join(' ')}`);
+  await page.getByRole('tab', { name: 'History' }).click();
+  await pager.getByLabel('Rows per page').selectOption('50');
+  await pager.getByText(/^1–\d+ of \d+$/).waitFor();
+  t.ok(asked.some((q) => q === '?limit=50&offset=0'), 'History asks for pages of 50');
+
   // Playbook: the list, and a document previewed in a new tab.
   await page.getByRole('link', { name: 'Playbook' }).click();
   const link = page.getByRole('link', { name: 'Raising a P1' });

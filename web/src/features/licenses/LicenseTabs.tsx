@@ -1,14 +1,46 @@
+import { useState } from 'react';
 import { Button } from '@primer/react';
 import { useLocation } from 'wouter';
 import type { HistoryRecord, License, LicenseOrder } from '@cc/shared/schemas/licenses.ts';
 import { LICENSE_PAGE_SIZES } from '@cc/shared/licenses/rules.ts';
-import { ListTable, type ListColumn } from '../../common/list/ListTable.tsx';
+import { ListTable, type ListColumn, type ServerPaging } from '../../common/list/ListTable.tsx';
 import { formatTimestampWithZone } from '../../common/dates.ts';
-import { useGetLicenseHistoryQuery, useGetLicensesQuery, useGetOrdersQuery } from './licensesApi.ts';
+import { useGetLicenseHistoryQuery, useGetLicensesQuery, useGetOrdersQuery, type ListPage } from './licensesApi.ts';
 import styles from './Licenses.module.css';
 
 /** The auto-order worker places orders in the background: the lists look again now and then. */
 const POLL_MS = 5000;
+
+/**
+ * Page and page size of a list paged on the server (spec 001: pages of 10, options 10, 50, 100), back to the first
+ * page when the list is another customer's; `pager` turns an answer into the table's pager.
+ */
+function useServerPaging(owner: string) {
+  const [page, setPage] = useState(0);
+  const [pageSize, setPageSize] = useState<number>(LICENSE_PAGE_SIZES[0]);
+  const [pagedFor, setPagedFor] = useState(owner);
+  if (pagedFor !== owner) {
+    setPagedFor(owner);
+    setPage(0);
+  }
+  const pager = (data: ListPage<unknown> | undefined): ServerPaging => {
+    const total = data?.total ?? 0;
+    // a page emptied by changes elsewhere falls back to the last one that has rows
+    const lastPage = Math.max(0, Math.ceil(total / pageSize) - 1);
+    if (data && page > lastPage) setPage(lastPage);
+    return {
+      pageIndex: page,
+      pageSize,
+      total,
+      onPage: setPage,
+      onPageSize: (size) => {
+        setPageSize(size);
+        setPage(0);
+      },
+    };
+  };
+  return { page, pageSize, pager };
+}
 
 /** `onOrder` absent: the user only reads (no Update or Order buttons). */
 export function ExistingTab({ domain, onOrder }: { domain: string; onOrder?: (license: License) => void }) {
@@ -46,9 +78,13 @@ export function ExistingTab({ domain, onOrder }: { domain: string; onOrder?: (li
   );
 }
 
+const NO_ORDERS: LicenseOrder[] = [];
+const NO_HISTORY: HistoryRecord[] = [];
+
 export function OrdersTab({ customerId }: { customerId: string }) {
   const [, navigate] = useLocation();
-  const { data = [], isLoading } = useGetOrdersQuery(customerId, { pollingInterval: POLL_MS });
+  const paging = useServerPaging(customerId);
+  const { currentData, isFetching } = useGetOrdersQuery({ customer: customerId, page: paging.page, pageSize: paging.pageSize }, { pollingInterval: POLL_MS });
   const columns: ListColumn<LicenseOrder>[] = [
     { id: 'order_time', header: 'Order Time', text: (o) => formatTimestampWithZone(o.order_time), sortValue: (o) => o.order_time },
     { id: 'sku_name', header: 'SKU Name', text: (o) => o.sku_name },
@@ -68,7 +104,19 @@ export function OrdersTab({ customerId }: { customerId: string }) {
       ),
     },
   ];
-  return <ListTable title="Orders" hideTitle rows={data} rowId={(o) => o.order_id} columns={columns} emptyText="No orders" loading={isLoading} paging="client" pageSizes={LICENSE_PAGE_SIZES} />;
+  return (
+    <ListTable
+      title="Orders"
+      hideTitle
+      rows={currentData?.rows ?? NO_ORDERS}
+      rowId={(o) => o.order_id}
+      columns={columns}
+      emptyText="No orders"
+      loading={isFetching && !currentData}
+      paging={paging.pager(currentData)}
+      pageSizes={LICENSE_PAGE_SIZES}
+    />
+  );
 }
 
 /** One change as a line: 'threshold: 5 → 10', 'order: Pending → Approved (4 seats)'. */
@@ -80,12 +128,25 @@ export function describeUpdate(u: HistoryRecord['updates'][number]): string {
 }
 
 export function HistoryTab({ domain }: { domain: string }) {
-  const { data = [], isLoading } = useGetLicenseHistoryQuery(domain, { pollingInterval: POLL_MS });
+  const paging = useServerPaging(domain);
+  const { currentData, isFetching } = useGetLicenseHistoryQuery({ domain, page: paging.page, pageSize: paging.pageSize }, { pollingInterval: POLL_MS });
   const columns: ListColumn<HistoryRecord>[] = [
     { id: 'date', header: 'Date', text: (h) => formatTimestampWithZone(h.date), sortValue: (h) => h.date },
     { id: 'sku_name', header: 'SKU Name', text: (h) => h.sku_name },
     { id: 'changed_by', header: 'By', text: (h) => h.changed_by },
     { id: 'updates', header: 'Updates', text: (h) => h.updates.map(describeUpdate).join('; '), width: 'minmax(16rem, 3fr)' },
   ];
-  return <ListTable title="History" hideTitle rows={data} rowId={(h) => h.id} columns={columns} emptyText="No history yet" loading={isLoading} paging="client" pageSizes={LICENSE_PAGE_SIZES} />;
+  return (
+    <ListTable
+      title="History"
+      hideTitle
+      rows={currentData?.rows ?? NO_HISTORY}
+      rowId={(h) => h.id}
+      columns={columns}
+      emptyText="No history yet"
+      loading={isFetching && !currentData}
+      paging={paging.pager(currentData)}
+      pageSizes={LICENSE_PAGE_SIZES}
+    />
+  );
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Banner, Button } from '@primer/react';
 import { useLocation } from 'wouter';
-import type { LicenseOrder } from '@cc/shared/schemas/licenses.ts';
+import { LICENSE_LIST_LIMIT, type LicenseOrder } from '@cc/shared/schemas/licenses.ts';
 import { LICENSE_MESSAGES } from '@cc/shared/licenses/rules.ts';
 import type { PageProps } from '../../app/route-types.ts';
 import { useAppSelector } from '../../app/hooks.ts';
@@ -29,7 +29,9 @@ export function ManageOrderPage({ route }: PageProps) {
   const { show } = useSnackbar();
   const [order, setOrder] = useState(routeOrder);
   const [decide, { isLoading }] = useDecideOrderMutation();
-  const { data: orders = [] } = useGetOrdersQuery(customer?.customer_id ?? '', { skip: !customer });
+  // the newest orders, the most one page holds: an order that covers this one is among them unless hundreds came after
+  const { data: newest } = useGetOrdersQuery({ customer: customer?.customer_id ?? '', page: 0, pageSize: LICENSE_LIST_LIMIT.max }, { skip: !customer });
+  const orders = newest?.rows ?? [];
   const [refusal, setRefusal] = useState<unknown>(null);
   // Reject cannot be undone: asked once more (Approve places the order the customer asked for)
   const [confirmReject, setConfirmReject] = useState<(() => void) | null>(null);

@@ -3,6 +3,24 @@ import { api } from '../../app/api.ts';
 
 const enc = encodeURIComponent;
 
+/** A page of a list paged on the server and how many rows the whole list has (X-Total-Count). */
+export interface ListPage<Row> {
+  rows: Row[];
+  total: number;
+}
+
+export interface PageArg {
+  page: number;
+  pageSize: number;
+}
+
+const params = ({ page, pageSize }: PageArg) => ({ limit: pageSize, offset: page * pageSize });
+
+function withTotal<Row>(rows: Row[], meta: { response?: Response } | undefined): ListPage<Row> {
+  const total = Number(meta?.response?.headers.get('x-total-count'));
+  return { rows, total: Number.isFinite(total) && total >= rows.length ? total : rows.length };
+}
+
 export interface LicenseInput {
   sku_id: string;
   threshold: string;
@@ -37,12 +55,16 @@ export const licensesApi = api.injectEndpoints({
       query: ({ domain, orderId, approve }) => ({ url: `/v1/licenses/orders/${enc(domain)}/${enc(orderId)}/${approve}`, method: 'POST' }),
       invalidatesTags: [{ type: 'License', id: 'LIST' }, { type: 'License', id: 'ORDERS' }, { type: 'License', id: 'HISTORY' }],
     }),
-    getOrders: build.query<LicenseOrder[], string>({
-      query: (customer) => `/v1/licenses/orders/history/${enc(customer)}`,
+    /** One page of the orders, newest first; the count of all in X-Total-Count. */
+    getOrders: build.query<ListPage<LicenseOrder>, { customer: string } & PageArg>({
+      query: ({ customer, ...page }) => ({ url: `/v1/licenses/orders/history/${enc(customer)}`, params: params(page) }),
+      transformResponse: withTotal<LicenseOrder>,
       providesTags: [{ type: 'License', id: 'ORDERS' }],
     }),
-    getLicenseHistory: build.query<HistoryRecord[], string>({
-      query: (domain) => `/v1/licenses/history/${enc(domain)}/true`,
+    /** One page of the history with orders, newest first; the count of all in X-Total-Count. */
+    getLicenseHistory: build.query<ListPage<HistoryRecord>, { domain: string } & PageArg>({
+      query: ({ domain, ...page }) => ({ url: `/v1/licenses/history/${enc(domain)}/true`, params: params(page) }),
+      transformResponse: withTotal<HistoryRecord>,
       providesTags: [{ type: 'License', id: 'HISTORY' }],
     }),
   }),
