@@ -57,6 +57,18 @@ t.test('first-minute screens', async (t) => {
       );
       t.ok(heights.length >= 2, `${width}: panels saying they are empty: ${JSON.stringify(heights)}`);
       for (const h of heights) t.ok(h.height < 200, `${width}: "${h.title}" keeps its own height (${Math.round(h.height)} px < 200)`);
+      // a billing account id broken at its hyphens read as three values on a phone
+      const idLines = await page
+        .getByRole('region', { name: 'Billing data freshness' })
+        .locator('tbody th')
+        .evaluateAll((cells) =>
+          cells.map((c) => {
+            const range = document.createRange();
+            range.selectNodeContents(c);
+            return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+          }),
+        );
+      t.ok(idLines.length > 0 && idLines.every((n) => n === 1), `${width}: each billing account id on one line (lines per id: ${idLines.join(', ')})`);
       await shot(page, `kiosk-${width}`);
     }
   });
