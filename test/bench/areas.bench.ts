@@ -120,8 +120,10 @@ export async function areasBench(ctx: BenchContext): Promise<void> {
         : []),
       [`license list (${fmt(licenses)} licenses)`, '/v1/licenses/acme.example'],
       [`provisioning list, first page (of ${fmt(projects)})`, '/v1/projectprovisioning/acme-corp/?offset=0&limit=100'],
-      ['license orders history', '/v1/licenses/orders/history/acme-corp'],
-      ['license history with orders', '/v1/licenses/history/acme.example/true'],
+      // paged on the server like the provisioning list: the screens ask for pages of 10 to 100
+      ['license orders history, first page of 100', '/v1/licenses/orders/history/acme-corp?offset=0&limit=100'],
+      ['license history with orders, first page of 100', '/v1/licenses/history/acme.example/true?offset=0&limit=100'],
+      ['license orders history, deep page of 100 (offset 400)', '/v1/licenses/orders/history/acme-corp?offset=400&limit=100'],
       ['ticket list, first page', '/v1/jira/msp_tickets/acme-corp/list?offset=0&limit=50'],
       ['user list, first page (admin)', '/v1/users/?page=0&page_size=100', admin],
       ['customer list (admin)', '/v1/customers/', admin],
