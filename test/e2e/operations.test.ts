@@ -80,6 +80,9 @@ t.test('an admin decides a project request and a license order from the operatio
   const total = page.getByRole('definition').first();
   await page.getByRole('row').filter({ hasText: 'Globex Corporation' }).waitFor();
   t.match(await total.innerText(), /€/, 'the total is in the provider currency (EUR)');
+  // the sums stop before today's billing day: the subtitle names the last day in them, not today
+  const yesterday = addDays(billingToday(), -1);
+  t.ok(await page.getByText(`Month to date up to yesterday (${yesterday}, US/Pacific)`).isVisible(), `the subtitle names yesterday, ${yesterday}`);
   await shot(page, 'spend');
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export' }).click();

@@ -3,6 +3,7 @@ import { Banner, Button } from '@primer/react';
 import { DownloadIcon } from '@primer/octicons-react';
 import { useLocation } from 'wouter';
 import type { SpendRow } from '@cc/shared/schemas/operations.ts';
+import { addDays } from '@cc/shared/time.ts';
 import type { PageProps } from '../../app/route-types.ts';
 import { useSelectedCustomer } from '../../app/selection/useCustomerContext.ts';
 import { Page } from '../../common/Page.tsx';
@@ -51,7 +52,7 @@ export function SpendPage({ route }: PageProps) {
   const shown = filterRows(rows, query, (r) => columns.map((c) => c.text(r)).join(' '));
 
   return (
-    <Page title={route.title} subtitle={currentData ? `Month to date up to yesterday (${currentData.today}, US/Pacific); click a customer to open its billing dashboard` : undefined}>
+    <Page title={route.title} subtitle={currentData ? `Month to date up to yesterday (${addDays(currentData.today, -1)}, US/Pacific); click a customer to open its billing dashboard` : undefined}>
       {error ? (
         <div role="alert">
           <Banner variant="critical" title="The spend overview could not be loaded" description={errorDetail(error) ?? 'Please try again...'} />
