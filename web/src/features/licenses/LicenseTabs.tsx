@@ -1,46 +1,15 @@
-import { useState } from 'react';
 import { Button } from '@primer/react';
 import { useLocation } from 'wouter';
 import type { HistoryRecord, License, LicenseOrder } from '@cc/shared/schemas/licenses.ts';
 import { LICENSE_PAGE_SIZES } from '@cc/shared/licenses/rules.ts';
-import { ListTable, type ListColumn, type ServerPaging } from '../../common/list/ListTable.tsx';
+import { ListTable, type ListColumn } from '../../common/list/ListTable.tsx';
+import { useServerPaging } from '../../common/list/useServerPaging.ts';
 import { formatTimestampWithZone } from '../../common/dates.ts';
-import { useGetLicenseHistoryQuery, useGetLicensesQuery, useGetOrdersQuery, type ListPage } from './licensesApi.ts';
+import { useGetLicenseHistoryQuery, useGetLicensesQuery, useGetOrdersQuery } from './licensesApi.ts';
 import styles from './Licenses.module.css';
 
 /** The auto-order worker places orders in the background: the lists look again now and then. */
 const POLL_MS = 5000;
-
-/**
- * Page and page size of a list paged on the server (spec 001: pages of 10, options 10, 50, 100), back to the first
- * page when the list is another customer's; `pager` turns an answer into the table's pager.
- */
-function useServerPaging(owner: string) {
-  const [page, setPage] = useState(0);
-  const [pageSize, setPageSize] = useState<number>(LICENSE_PAGE_SIZES[0]);
-  const [pagedFor, setPagedFor] = useState(owner);
-  if (pagedFor !== owner) {
-    setPagedFor(owner);
-    setPage(0);
-  }
-  const pager = (data: ListPage<unknown> | undefined): ServerPaging => {
-    const total = data?.total ?? 0;
-    // a page emptied by changes elsewhere falls back to the last one that has rows
-    const lastPage = Math.max(0, Math.ceil(total / pageSize) - 1);
-    if (data && page > lastPage) setPage(lastPage);
-    return {
-      pageIndex: page,
-      pageSize,
-      total,
-      onPage: setPage,
-      onPageSize: (size) => {
-        setPageSize(size);
-        setPage(0);
-      },
-    };
-  };
-  return { page, pageSize, pager };
-}
 
 /** `onOrder` absent: the user only reads (no Update or Order buttons). */
 export function ExistingTab({ domain, onOrder }: { domain: string; onOrder?: (license: License) => void }) {
@@ -83,7 +52,7 @@ const NO_HISTORY: HistoryRecord[] = [];
 
 export function OrdersTab({ customerId }: { customerId: string }) {
   const [, navigate] = useLocation();
-  const paging = useServerPaging(customerId);
+  const paging = useServerPaging(customerId, LICENSE_PAGE_SIZES[0]);
   const { currentData, isFetching } = useGetOrdersQuery({ customer: customerId, page: paging.page, pageSize: paging.pageSize }, { pollingInterval: POLL_MS });
   const columns: ListColumn<LicenseOrder>[] = [
     { id: 'order_time', header: 'Order Time', text: (o) => formatTimestampWithZone(o.order_time), sortValue: (o) => o.order_time },
@@ -113,7 +82,7 @@ export function OrdersTab({ customerId }: { customerId: string }) {
       columns={columns}
       emptyText="No orders"
       loading={isFetching && !currentData}
-      paging={paging.pager(currentData)}
+      paging={paging.pager(currentData?.total)}
       pageSizes={LICENSE_PAGE_SIZES}
     />
   );
@@ -128,7 +97,7 @@ export function describeUpdate(u: HistoryRecord['updates'][number]): string {
 }
 
 export function HistoryTab({ domain }: { domain: string }) {
-  const paging = useServerPaging(domain);
+  const paging = useServerPaging(domain, LICENSE_PAGE_SIZES[0]);
   const { currentData, isFetching } = useGetLicenseHistoryQuery({ domain, page: paging.page, pageSize: paging.pageSize }, { pollingInterval: POLL_MS });
   const columns: ListColumn<HistoryRecord>[] = [
     { id: 'date', header: 'Date', text: (h) => formatTimestampWithZone(h.date), sortValue: (h) => h.date },
@@ -145,7 +114,7 @@ export function HistoryTab({ domain }: { domain: string }) {
       columns={columns}
       emptyText="No history yet"
       loading={isFetching && !currentData}
-      paging={paging.pager(currentData)}
+      paging={paging.pager(currentData?.total)}
       pageSizes={LICENSE_PAGE_SIZES}
     />
   );

@@ -9,7 +9,7 @@ import { useSelectedCustomer } from '../../app/selection/useCustomerContext.ts';
 import { errorDetail, serverDetail } from '../../common/api-error.ts';
 import { ConfirmDialog } from '../../common/ConfirmDialog.tsx';
 import { ListTable, type ListColumn } from '../../common/list/ListTable.tsx';
-import { DEFAULT_PAGE_SIZE } from '../../common/list/list-table.ts';
+import { useServerPaging } from '../../common/list/useServerPaging.ts';
 import { Page } from '../../common/Page.tsx';
 import { formatTimestampWithZone } from '../../common/dates.ts';
 import { formatMoney } from '../../common/numbers.ts';
@@ -65,21 +65,12 @@ export function ProjectListPage({ route }: PageProps) {
   const { customer: document } = useCurrentCustomer();
   const currency = document?.billing_currency ?? 'EUR';
   const [polling, setPolling] = useState(false);
-  const [page, setPage] = useState(0);
-  const [pageSize, setPageSize] = useState(DEFAULT_PAGE_SIZE);
   // another customer picked in the header: back to its first page
-  const [pagedFor, setPagedFor] = useState(customer);
-  if (pagedFor !== customer) {
-    setPagedFor(customer);
-    setPage(0);
-  }
+  const { page, pageSize, pager } = useServerPaging(customer);
   // Paged on the server by project name: a customer with hundreds of requests loads one page at a time.
   const { currentData, isFetching, error } = useGetProjectRequestsQuery({ customer, page, pageSize }, { skip: !customer, pollingInterval: polling ? POLL_MS : 0 });
   const projects = currentData?.projects ?? NO_PROJECTS;
-  const total = currentData?.total ?? 0;
-  // a page emptied by changes elsewhere falls back to the last one that has rows
-  const lastPage = Math.max(0, Math.ceil(total / pageSize) - 1);
-  if (currentData && page > lastPage) setPage(lastPage);
+  const paging = pager(currentData?.total);
   const busy = projects.some((p) => p.state === 'Approved' || p.state === 'Creating');
   if (busy !== polling) setPolling(busy);
   const [approve, approving] = useApproveProjectsMutation();
@@ -127,16 +118,7 @@ export function ProjectListPage({ route }: PageProps) {
           selection={admin ? { selected, onChange: setSelected } : undefined}
           filter="client"
           sortable
-          paging={{
-            pageIndex: page,
-            pageSize,
-            total,
-            onPage: setPage,
-            onPageSize: (size) => {
-              setPageSize(size);
-              setPage(0);
-            },
-          }}
+          paging={paging}
           actions={
             <>
               <Button leadingVisual={PlusIcon} onClick={() => navigate('/projectprovisioning/new')}>

@@ -9,7 +9,7 @@ import { useAppSelector } from '../../app/hooks.ts';
 import { Page, PageLoading, PageMessage } from '../../common/Page.tsx';
 import { useSelectedCustomer } from '../../app/selection/useCustomerContext.ts';
 import { ListTable } from '../../common/list/ListTable.tsx';
-import { DEFAULT_PAGE_SIZE } from '../../common/list/list-table.ts';
+import { useServerPaging } from '../../common/list/useServerPaging.ts';
 import { TICKET_COLUMNS, ticketRowName } from './ticket-columns.tsx';
 import type { TicketListItem } from '@cc/shared/schemas/tickets.ts';
 import { useListTicketsQuery } from './ticketsApi.ts';
@@ -25,14 +25,8 @@ export function TicketListPage({ route }: PageProps) {
   const perms = useAppSelector((s) => s.session.claims?.perms ?? NO_PERMS);
   const { selected } = useSelectedCustomer();
   const [pending, setPending] = useState(false);
-  const [page, setPage] = useState(0);
-  const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
   // another customer picked in the header: back to its first page
-  const [pagedFor, setPagedFor] = useState(selected?.id);
-  if (pagedFor !== selected?.id) {
-    setPagedFor(selected?.id);
-    setPage(0);
-  }
+  const { page, pageSize, pager } = useServerPaging(selected?.id);
   // Re-read while the ticket-sync queue has not written a ticket to Jira yet: its key appears by itself.
   const pollingInterval = pending ? PENDING_POLL_MS : 0;
   // Paged on the server, last modified first: a customer with thousands of tickets loads one page at a time.
@@ -42,11 +36,9 @@ export function TicketListPage({ route }: PageProps) {
   );
   const tickets = data?.tickets ?? NO_TICKETS;
   const total = data?.total ?? 0;
+  const paging = pager(data?.total);
   const anyPending = tickets.some((t) => t.sync_state === 'pending');
   if (anyPending !== pending) setPending(anyPending);
-  // a page emptied by changes elsewhere (or another customer picked) falls back to the last one that has rows
-  const lastPage = Math.max(0, Math.ceil(total / pageSize) - 1);
-  if (data && page > lastPage) setPage(lastPage);
 
   return (
     <Page title={route.title} subtitle={selected ? `for ${selected.name}` : undefined}>
@@ -79,16 +71,7 @@ export function TicketListPage({ route }: PageProps) {
           columns={TICKET_COLUMNS}
           emptyText="No tickets yet."
           onOpen={(t) => navigate(`/supportrequest/view/${encodeURIComponent(t.id)}`)}
-          paging={{
-            pageIndex: page,
-            pageSize,
-            total,
-            onPage: setPage,
-            onPageSize: (size) => {
-              setPageSize(size);
-              setPage(0);
-            },
-          }}
+          paging={paging}
         />
       ) : null}
     </Page>
