@@ -1,41 +1,19 @@
 -- What drove each flagged anomaly of the day, from the cost lines under its rollups. Runs in the detection pass, after
--- the anomalies are stored, from the temp table anomaly_targets (anomaly-targets.sql: the flagged anomalies, each with
--- its series' first day and its customer's cost basis).
--- $1 judged day (date), $2 window days (int), $3 contributors listed per dimension (int).
--- The baseline is the detection's: the series' days from its first day in the window to the day before $1 (mean =
--- baseline sum / those days), spend on the customer's cost basis, every day converted into the display currency at
--- that day's rate (a foreign line without a rate within 7 days is left out, as the rollups were). A value's
+-- the anomalies are stored, from the temp tables anomaly_targets (anomaly-targets.sql: the flagged anomalies, each with
+-- its series' first day and its customer's cost basis) and anomaly_lines (anomaly-contributor-lines.sql: their lines,
+-- converted and summed).
+-- $1 contributors listed per dimension (int).
+-- The baseline is the detection's: the series' days from its first day in the window to the day before the judged day
+-- (mean = baseline sum / those days), spend on the customer's cost basis, every day converted into the display currency
+-- at that day's rate (a foreign line without a rate within 7 days is left out, as the rollups were). A value's
 -- contribution is its day spend minus its mean: over all values of a dimension they add up to the rise. The rest row
 -- of a dimension is the anomaly's own day and mean minus the listed ones, so listed + rest = rise exactly.
--- What it costs (docs/decisions-insights.md): reading the account's lines of the window is most of it; the lines of the
--- flagged series are summed before anything else, and the rates are worked out once.
+-- What it costs (docs/decisions-insights.md): reading the account's lines of the window is most of it, done before this
+-- statement (anomaly-contributor-lines.sql) so that it can be read in parallel.
 INSERT INTO anomaly_contributor (anomaly_id, dimension, rank, label_key, value, day_amount, mean_amount, contribution,
                                  day_cost, mean_cost, day_credits, mean_credits, day_amortisation, mean_amortisation,
                                  day_quantity, mean_quantity, in_baseline)
-WITH targets AS (SELECT * FROM anomaly_targets), rates AS MATERIALIZED (
-  -- materialised: inlined, the rates function was run again for every line joined
-  SELECT t.billing_account_id, t.display, r.currency, r.day, r.rate
-    FROM (SELECT DISTINCT billing_account_id, display FROM targets) t
-    CROSS JOIN LATERAL fx_day_rates(t.display, t.billing_account_id, $1::date - $2::int, $1::date) r
-   WHERE r.rate IS NOT NULL
-), lines AS MATERIALIZED (
-  -- The series' lines summed per side of the baseline and SKU x resource x label set before the dimensions are
-  -- expanded: the baseline's days fold into one row each.
-  SELECT t.anomaly_id, l.usage_date = $1::date AS on_day, l.sku, l.resource_id, l.resource_labels,
-         sum(basis_spend(t.basis, l.cost, l.credits, l.amortisation) * coalesce(r.rate, 1)) AS spend,
-         sum(l.cost * coalesce(r.rate, 1)) AS cost, sum(l.credits * coalesce(r.rate, 1)) AS credits, sum(l.amortisation * coalesce(r.rate, 1)) AS amortisation,
-         -- a quantity only where every line that costs something carries one (a credit line has none): a partial sum
-         -- would read as a usage change
-         sum(l.usage_quantity) AS quantity, bool_and(l.usage_quantity IS NOT NULL OR l.cost = 0) AS quantified
-    FROM cost_line l
-    JOIN targets t ON t.billing_account_id = l.billing_account_id AND t.customer_id = l.customer_id
-                  AND t.project_id = l.project_id AND t.service = l.service
-    LEFT JOIN rates r ON r.billing_account_id = l.billing_account_id AND r.display = t.display AND r.currency = l.currency AND r.day = l.usage_date
-   WHERE l.usage_date >= $1::date - $2::int AND l.usage_date <= $1::date
-     AND l.usage_date >= t.first_seen
-     AND (l.currency = t.display OR r.rate IS NOT NULL)
-   GROUP BY t.anomaly_id, l.usage_date = $1::date, l.sku, l.resource_id, l.resource_labels
-), label_keys AS (
+WITH targets AS (SELECT * FROM anomaly_targets), lines AS (SELECT * FROM anomaly_lines), label_keys AS (
   SELECT DISTINCT anomaly_id, k FROM lines CROSS JOIN LATERAL jsonb_object_keys(resource_labels) AS k
 ), dims AS (
   SELECT anomaly_id, 'sku' AS dimension, NULL::text AS label_key, sku AS value, on_day, spend, cost, credits, amortisation, quantity, quantified FROM lines
@@ -79,7 +57,7 @@ WITH targets AS (SELECT * FROM anomaly_targets), rates AS MATERIALIZED (
    WHERE s.dimension <> 'label' OR (s.anomaly_id, s.label_key) IN (SELECT anomaly_id, label_key FROM best_key)
 ), listed AS (
   -- only values that add to the rise are drivers
-  SELECT * FROM ranked WHERE rank <= $3::int AND contribution > 0
+  SELECT * FROM ranked WHERE rank <= $1::int AND contribution > 0
 ), dimensions AS (
   SELECT t.anomaly_id, d.dimension, (SELECT b.label_key FROM best_key b WHERE b.anomaly_id = t.anomaly_id AND d.dimension = 'label') AS label_key,
          t.to_date_cost, t.mean_cost
