@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { assetHistory, assetPageItemsJson, findAssetByNodeId } from '@cc/shared/db/inventory/asset-read.ts';
 import { snapshotVersion } from '@cc/shared/db/inventory/snapshot-read.ts';
-import { recommendationPageItemsJson, recommendationVersion } from '@cc/shared/db/inventory/recommendation-read.ts';
+import { recommendationVersion } from '@cc/shared/db/inventory/recommendation-read.ts';
 import { latestSyncRun } from '@cc/shared/db/inventory/snapshot.ts';
 import { decodeNodeId } from '@cc/shared/inventory/graph.ts';
 import { viewerProjectIds } from '@cc/shared/db/viewer-projects.ts';
@@ -28,6 +28,7 @@ import { GraphCache } from '../../inventory/graph-cache.ts';
 import { AssetTotals } from '../../inventory/asset-totals.ts';
 import { AssetPages } from '../../inventory/asset-pages.ts';
 import { RecommendationTotals } from '../../inventory/recommendation-totals.ts';
+import { RecommendationPages } from '../../inventory/recommendation-pages.ts';
 
 const tags = ['inventory'];
 const tenant = { params: 'customer' } as const;
@@ -36,13 +37,15 @@ const tenant = { params: 'customer' } as const;
 const feature = 'inventory';
 const read = { permission: 'inventory_read', tenant, feature } as const;
 
+const CLOSE_BRACE = Buffer.from('}');
+
 /**
  * Sends JSON text already in the route's response shape as it is: Fastify serialises only non-string payloads, so
  * a page built in PostgreSQL is not parsed and written again.
  */
-function sendJsonText<T>(reply: FastifyReply, json: string): T {
+function sendJsonText<T>(reply: FastifyReply, json: string | Buffer): T {
   reply.type('application/json; charset=utf-8');
-  // Typed as the schema's object; at run time Fastify sends a string payload as it is.
+  // Typed as the schema's object; at run time Fastify sends a string or Buffer payload as it is.
   return reply.send(json) as unknown as T;
 }
 
@@ -58,6 +61,7 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
   const assetTotals = new AssetTotals(app.pg, app.pgRead);
   const assetPages = new AssetPages(app.pg, app.pgRead);
   const recommendationTotals = new RecommendationTotals(app.pg, app.pgRead);
+  const recommendationPages = new RecommendationPages(app.pg, app.pgRead);
   /**
    * A customerViewer sees the assets, graph and recommendations of the projects his filter admits (those of his
    * System Health panel; none left: 403 as on billing); null: the customer's whole estate.
@@ -90,7 +94,8 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
       config: read,
       schema: { tags, summary: 'Google Cloud Recommendations: one page', params: InventoryParams, querystring: RecommendationListQuery, response: withErrors({ 200: RecommendationPage }) },
     },
-    // The items are JSON text made by PostgreSQL (recommendationPageItemsJson), sent as they are.
+    // The items are JSON made by PostgreSQL (recommendationPageItemsJson) and kept per version as bytes
+    // (recommendation-pages.ts), sent as they are.
     async (req, reply) => {
       const c = req.customer;
       const q = req.query;
@@ -98,11 +103,15 @@ const inventory: FastifyPluginAsyncTypebox = async (app) => {
       const limit = q.limit ?? 100;
       const projects = await viewerProjects(req);
       const query = { ...q, offset, limit, projects };
+      // one probe of the version serves the kept total, savings and page
       const version = await recommendationVersion(app.pg, c.customer_id);
-      const [total, savings] = await Promise.all([recommendationTotals.total(c.customer_id, query, version), recommendationTotals.savingsOf(c.customer_id, projects, version)]);
-      const items = await app.pgRead.fresh((db) => recommendationPageItemsJson(db, c.customer_id, query));
+      const [total, savings, items] = await Promise.all([
+        recommendationTotals.total(c.customer_id, query, version),
+        recommendationTotals.savingsOf(c.customer_id, projects, version),
+        recommendationPages.items(c.customer_id, query, version),
+      ]);
       const head = JSON.stringify({ total, offset, limit, savings: { currency: c.billing_currency, claimed: savings.claimed, realised: savings.realised } });
-      return sendJsonText(reply, `${head.slice(0, -1)},"items":${items}}`);
+      return sendJsonText(reply, Buffer.concat([Buffer.from(`${head.slice(0, -1)},"items":`), items, CLOSE_BRACE]));
     },
   );
 
