@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import type { Config } from '@cc/shared/config.ts';
+import { WORKER_NODE_FLAGS } from '../infra/scripts/node-flags.ts';
 
 interface Teardown {
   teardown(fn: () => unknown): void;
@@ -98,8 +99,11 @@ export const FAST_FAULTS = {
   SCHEDULE_RECONCILE_MS: '1000',
 };
 
-/** Starts `workers/src/main.ts` as its own process and resolves once its queues are started. */
-export async function startWorkerProcess(t: Teardown, config: Config, redisUrl: string, env: Record<string, string> = {}): Promise<WorkerProcess> {
+/**
+ * Starts `workers/src/main.ts` as its own process, with the V8 flags production starts it with (or `nodeFlags`),
+ * and resolves once its queues are started.
+ */
+export async function startWorkerProcess(t: Teardown, config: Config, redisUrl: string, env: Record<string, string> = {}, nodeFlags: string[] = WORKER_NODE_FLAGS): Promise<WorkerProcess> {
   const workerEnv: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '',
@@ -117,7 +121,7 @@ export async function startWorkerProcess(t: Teardown, config: Config, redisUrl: 
     ...FAST_FAULTS,
     ...env,
   };
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'workers/src/main.ts'], { env: workerEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', 'workers/src/main.ts'], { env: workerEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   proc.stdout!.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
   proc.stderr!.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));

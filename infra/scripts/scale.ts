@@ -42,6 +42,7 @@ import { buildApp } from '../../api/src/app.ts';
 import { migrate } from './migrate.ts';
 import { seed, DEMO_PASSWORD } from './seed.ts';
 import { freePort, startPostgresPair, startRedisCluster, startSentinelGroup, startSingleRedis, type PostgresPair } from './scale-topology.ts';
+import { WORKER_NODE_FLAGS } from './node-flags.ts';
 
 type Shape = 'single' | 'sentinel' | 'cluster';
 const SHAPES = (process.env.SCALE_SHAPES || 'single,sentinel,cluster').split(',').map((s) => s.trim()) as Shape[];
@@ -91,8 +92,8 @@ interface Child {
   metricsPort?: number;
 }
 
-function startChild(name: string, entry: string, env: Record<string, string>): Child {
-  const proc = spawn(process.execPath, ['--import', 'tsx', entry], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function startChild(name: string, entry: string, env: Record<string, string>, nodeFlags: string[] = []): Child {
+  const proc = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', entry], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const keep = (d: Buffer) => (out = (out + d.toString()).slice(-30_000));
   proc.stdout!.on('data', keep);
@@ -164,7 +165,7 @@ async function deploy(shape: Shape, redisUrl: string, pair: PostgresPair, dropDi
   const workers: Child[] = [];
   for (const [i, queues] of ['', '', 'billing-ingest,notify,maintenance'].entries()) {
     const metricsPort = await freePort();
-    const w = startChild(`worker ${i + 1}`, 'workers/src/main.ts', { ...env, WORKER_QUEUES: queues, WORKER_METRICS_PORT: String(metricsPort), LOG_LEVEL: 'info' });
+    const w = startChild(`worker ${i + 1}`, 'workers/src/main.ts', { ...env, WORKER_QUEUES: queues, WORKER_METRICS_PORT: String(metricsPort), LOG_LEVEL: 'info' }, WORKER_NODE_FLAGS);
     w.metricsPort = metricsPort;
     workers.push(w);
   }

@@ -1,6 +1,6 @@
 /**
  * Benchmark runner: each benchmark prints its figures beside a baseline measured in the same run (not asserted).
- * BENCH_ROWS (default 5,000,000) sets the generated cost lines; BENCH_FILE_ROWS (default 5,000,000) the rows of each FOCUS file and BENCH_FILE_CASES (default wide,narrow,gzip,parquet) which files; BENCH_SECONDS (default 10) each autocannon run;
+ * BENCH_ROWS (default 5,000,000) sets the generated cost lines; BENCH_FILE_ROWS (default 5,000,000) the rows of each FOCUS file, BENCH_FILE_CASES (default wide,narrow,gzip,parquet) which files and BENCH_NODE_FLAGS (default the production worker's, infra/scripts/node-flags.ts) the V8 flags of the CLI and worker it starts; BENCH_SECONDS (default 10) each autocannon run;
  * ANOMALY_SERIES (default 100,000) the project x service series of the anomaly benchmark; BENCH_ASSETS (default
  * 100,000), BENCH_GRAPH_NODES (default 5,000), BENCH_GRAPH_LARGE (default 50,000; 0 leaves it out), BENCH_PROJECTS (default 500) and BENCH_LICENSES (default 50) the inventory,
  * provisioning and license lists.
@@ -38,7 +38,7 @@ if (['ingest', 'file-ingest', 'chart', 'areas', 'forecast', 'browser', 'operatio
       await ingestBench(ctx);
     }
     if (runs('file-ingest')) {
-      console.log(`# FOCUS file ingest through the cc CLI beside raw COPY of the same rows (BENCH_FILE_ROWS, default 5,000,000)`);
+      console.log(`# FOCUS file ingest through the cc CLI and the api's drop folder beside raw COPY of the same rows, with each process's peak RSS and CPU (BENCH_FILE_ROWS, default 5,000,000)`);
       await fileIngestBench(ctx);
     }
     if (runs('chart')) {
