@@ -27,7 +27,7 @@ import {
   type IngestMode,
   type IngestSourceKind,
 } from '@cc/shared/db/billing-ingest/batches.ts';
-import { copyText, costLineCopy, CopyBytes } from '@cc/shared/db/billing-ingest/copy.ts';
+import { copyText, costLineCopy } from '@cc/shared/db/billing-ingest/copy.ts';
 import { deleteBillingPeriods, deleteSlices, slicesHaveRollups } from '@cc/shared/db/billing-ingest/slices.ts';
 import { analyzeRollups, greatestNames, replaceRollups, writeFileRollups } from '@cc/shared/db/billing-ingest/rollups.ts';
 import { lockBillingAccount, lockCustomer, tuneReplaceTransaction } from '@cc/shared/db/billing-ingest/replace-transaction.ts';
@@ -44,8 +44,8 @@ export const MAX_LISTED_ERRORS = 100;
 const PROGRESS_EVERY_ROWS = 5_000;
 /** Loads at least this big refresh the rollups' planner statistics (analyzeRollups). */
 const ANALYZE_AFTER_ROWS = 100_000;
-// COPY data goes out in chunks of about this many bytes rather than one write per row.
-const COPY_CHUNK_BYTES = 256 * 1024;
+// COPY data goes out in chunks of about this many characters rather than one write per row.
+const COPY_CHUNK_CHARS = 256 * 1024;
 /**
  * The most (day, project) groups, services and label sets a file's rollups are summed in (about half a kilobyte each):
  * past it the sums are dropped and the file's slices rebuilt from the lines in SQL, so the worker's memory stays
@@ -136,7 +136,7 @@ interface ReadResult {
 }
 
 /**
- * Reads every row of the source, checks it and streams the good ones as COPY text (`format` writes a row's line) into `copySql`, until the
+ * Reads every row of the source, checks it and streams the good ones as COPY text (`format`) into `copySql`, until the
  * first bad row; after it the rest is still read and checked, so the rejection lists every bad line (up to
  * MAX_LISTED_ERRORS), but nothing more is sent. A value PostgreSQL refuses during COPY is reported with its file line.
  */
@@ -144,7 +144,7 @@ async function readInto(
   client: PoolClient,
   copySql: string,
   source: BillingSource,
-  format: (row: CostRow, out: CopyBytes) => void,
+  format: (row: CostRow) => string,
   progress: (p: IngestProgress) => Promise<void>,
 ): Promise<ReadResult> {
   const errors: RowError[] = [];
@@ -157,8 +157,8 @@ async function readInto(
   };
   // The file line of each row sent to COPY, so a row PostgreSQL refuses is reported by its line in the file.
   const copiedLines = new CopiedLines();
-  async function* text(): AsyncGenerator<Buffer> {
-    const chunk = new CopyBytes();
+  async function* text(): AsyncGenerator<string> {
+    let chunk = '';
     let nextProgress = PROGRESS_EVERY_ROWS;
     const take = (item: SourceItem) => {
       lastLine = item.line;
@@ -167,12 +167,12 @@ async function readInto(
       if (reason !== null || !row) {
         errorCount++;
         if (errors.length < MAX_LISTED_ERRORS) errors.push({ line: item.line, reason: printable(reason ?? 'unreadable row') });
-        chunk.clear();
+        chunk = '';
         return;
       }
       rows++;
       if (errorCount === 0) {
-        format(row, chunk);
+        chunk += format(row);
         copiedLines.push(item.line);
       }
     };
@@ -185,17 +185,23 @@ async function readInto(
     if (hasBatches(source)) {
       for await (const batch of source.rowBatches()) {
         for (let i = 0; i < batch.length; i++) take(batch[i]);
-        if (chunk.length >= COPY_CHUNK_BYTES) yield chunk.take();
+        if (chunk.length >= COPY_CHUNK_CHARS) {
+          yield chunk;
+          chunk = '';
+        }
         if (rows >= nextProgress) await report();
       }
     } else {
       for await (const item of source.rows()) {
         take(item);
-        if (chunk.length >= COPY_CHUNK_BYTES) yield chunk.take();
+        if (chunk.length >= COPY_CHUNK_CHARS) {
+          yield chunk;
+          chunk = '';
+        }
         if (rows >= nextProgress) await report();
       }
     }
-    if (chunk.length > 0 && errorCount === 0) yield chunk.take();
+    if (chunk && errorCount === 0) yield chunk;
   }
   try {
     await copyText(client, copySql, Readable.from(text(), { objectMode: false }));
@@ -261,7 +267,7 @@ async function loadWindowed({ req, client, batchId, progress }: LoadContext): Pr
   if (early) await deleteSlices(client, { ...target, days: windowDays, providers: [...declared] });
   const sums = new RollupSums();
   const line = costLineCopy({ ...target, batchId });
-  const read = await readInto(client, line.sql, source, (row, out) => line.write(out, row, sums.add(row)), progress);
+  const read = await readInto(client, line.sql, source, (row) => line.line(row, sums.add(row)), progress);
   if (read.errorCount > 0) {
     await client.query('ROLLBACK');
     return read;
@@ -334,9 +340,9 @@ async function loadFile({ req, client, batchId, progress }: LoadContext): Promis
   const sums = new RollupSums(req.rollupLimit ?? FILE_ROLLUP_LIMIT);
   const shape = new FileShape();
   const line = costLineCopy({ ...target, batchId });
-  const read = await readInto(client, line.sql, source, (row, out) => {
+  const read = await readInto(client, line.sql, source, (row) => {
     shape.add(row);
-    line.write(out, row, sums.add(row));
+    return line.line(row, sums.add(row));
   }, progress);
   if (read.errorCount > 0) {
     await client.query('ROLLBACK');

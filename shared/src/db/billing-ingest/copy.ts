@@ -62,173 +62,38 @@ export interface LineExtras {
 export const COST_LINE_COPY_COLUMNS = ['customer_id', 'billing_account_id', 'source_batch', ...LINE_COLUMNS.map(([c]) => c), 'amortisation'] as const;
 
 /**
- * COPY text written as UTF-8 bytes straight into a buffer, escaped on the way: a million rows' lines built as strings,
- * joined into chunks and encoded again as bytes spent more of the worker's time than the rows' checks (the encode of
- * the joined ropes alone was a tenth of it). Text that is all ASCII (nearly every value) is copied a character at a
- * time; a value with other characters is encoded by Buffer.write from its first such character on.
+ * COPY of a source's rows straight into `cost_line` (no staging): the statement, and each row's
+ * line with the batch's constant columns first, the labels as the given JSON text, and the amortisation last. Rows
+ * must have passed validateRow: the day, money, currency and invoice month it checked cannot hold a character COPY
+ * would need escaped, so only free text is escaped. Written out rather than looped over LINE_COLUMNS, a tenth of the
+ * worker's time per row; billing-ingest-copy.test.ts holds it to LINE_COLUMNS' values.
  */
-export class CopyBytes {
-  private buf: Buffer;
-  private pos = 0;
-
-  /** `size`: bytes held before `take` is due (the buffer grows past it for a row that does not fit). */
-  constructor(private readonly size = 320 * 1024) {
-    this.buf = Buffer.allocUnsafe(size);
-  }
-
-  get length(): number {
-    return this.pos;
-  }
-
-  /** The bytes written so far (a buffer of their own); the writer starts again empty. */
-  take(): Buffer {
-    const out = this.buf.subarray(0, this.pos);
-    this.buf = Buffer.allocUnsafe(Math.max(this.size, this.pos));
-    this.pos = 0;
-    return out;
-  }
-
-  /** Forgets what was written. */
-  clear(): void {
-    this.pos = 0;
-  }
-
-  /** Room for `n` more bytes. */
-  private room(n: number): void {
-    if (this.pos + n <= this.buf.length) return;
-    const bigger = Buffer.allocUnsafe(Math.max(2 * this.buf.length, this.pos + n));
-    this.buf.copy(bigger, 0, 0, this.pos);
-    this.buf = bigger;
-  }
-
-  /** Free text, escaped for COPY's text format (backslash, tab, line feed, carriage return). */
-  text(v: string): void {
-    const n = v.length;
-    // escaped UTF-8 is at most 3 bytes per UTF-16 unit (2 for an escape, 3 for a BMP character, 4 for a pair)
-    this.room(3 * n);
-    const b = this.buf;
-    let p = this.pos;
-    for (let i = 0; i < n; i++) {
-      const c = v.charCodeAt(i);
-      if (c >= 0x20 && c < 0x7f && c !== 0x5c) {
-        b[p++] = c;
-        continue;
-      }
-      if (c >= 0x80) {
-        this.pos = p + b.write(escapeCopy(v.slice(i)), p, 'utf8');
-        return;
-      }
-      const e = c === 0x5c ? 0x5c : c === 0x09 ? 0x74 : c === 0x0a ? 0x6e : c === 0x0d ? 0x72 : -1;
-      if (e < 0) b[p++] = c;
-      else {
-        b[p++] = 0x5c;
-        b[p++] = e;
-      }
-    }
-    this.pos = p;
-  }
-
-  /**
-   * Text known to hold only ASCII that COPY takes as it is (checked days, decimals, currency codes, a batch id):
-   * copied without looking for escapes.
-   */
-  plain(v: string): void {
-    const n = v.length;
-    this.room(n);
-    const b = this.buf;
-    let p = this.pos;
-    for (let i = 0; i < n; i++) b[p++] = v.charCodeAt(i);
-    this.pos = p;
-  }
-
-  /** Bytes already in COPY text (a line's constant columns). */
-  bytes(v: Uint8Array): void {
-    const n = v.length;
-    this.room(n);
-    const b = this.buf;
-    let p = this.pos;
-    for (let i = 0; i < n; i++) b[p++] = v[i];
-    this.pos = p;
-  }
-
-  /** One byte: a separator (tab, line feed). */
-  byte(c: number): void {
-    this.room(1);
-    this.buf[this.pos++] = c;
-  }
-
-  /** NULL (`\N`). */
-  nul(): void {
-    this.room(2);
-    this.buf[this.pos++] = 0x5c;
-    this.buf[this.pos++] = 0x4e;
-  }
-}
-
-const TAB = 0x09;
-const LF = 0x0a;
-
-/**
- * COPY of a source's rows straight into `cost_line` (no staging): the statement, and each row's line written into a
- * CopyBytes with the batch's constant columns first, the labels as the given JSON text, and the amortisation last
- * (`line`: the same as a string, for tests). Rows must have passed validateRow: the day, money, currency and invoice
- * month it checked cannot hold a character COPY would need escaped, so only free text is escaped. Written out rather
- * than looped over LINE_COLUMNS; copy.test.ts holds it to LINE_COLUMNS' values.
- */
-export function costLineCopy(b: { customerId: string; billingAccountId: string; batchId: string }): {
-  sql: string;
-  write: (out: CopyBytes, r: CostRow, x: LineExtras) => void;
-  line: (r: CostRow, x: LineExtras) => string;
-} {
-  const prefix = Buffer.from(`${copyValue(b.customerId)}\t${copyValue(b.billingAccountId)}\t${copyValue(b.batchId)}\t`);
-  const write = (out: CopyBytes, r: CostRow, x: LineExtras) => {
-    out.bytes(prefix);
-    out.text(r.provider);
-    out.byte(TAB);
-    out.text(r.provider_name);
-    out.byte(TAB);
-    out.plain(r.usage_date);
-    out.byte(TAB);
-    out.text(r.project_id);
-    out.byte(TAB);
-    out.text(r.project_name);
-    out.byte(TAB);
-    out.text(r.service);
-    out.byte(TAB);
-    out.text(r.sku);
-    out.byte(TAB);
-    out.plain(r.cost);
-    out.byte(TAB);
-    out.plain(r.credits);
-    out.byte(TAB);
-    out.plain(r.currency);
-    out.byte(TAB);
-    if (r.invoice_month === null) out.nul();
-    else out.plain(r.invoice_month);
-    out.byte(TAB);
-    if (r.cost_type === null) out.nul();
-    else out.text(r.cost_type);
-    out.byte(TAB);
-    out.text(x.project_labels);
-    out.byte(TAB);
-    out.text(x.resource_labels);
-    out.byte(TAB);
-    out.text(r.resource_id ?? '');
-    out.byte(TAB);
-    if (r.usage_quantity === null || r.usage_quantity === undefined) out.nul();
-    else out.plain(r.usage_quantity);
-    out.byte(TAB);
-    out.plain(x.amortisation);
-    out.byte(LF);
-  };
+export function costLineCopy(b: { customerId: string; billingAccountId: string; batchId: string }): { sql: string; line: (r: CostRow, x: LineExtras) => string } {
+  const prefix = `${copyValue(b.customerId)}\t${copyValue(b.billingAccountId)}\t${b.batchId}`;
+  // one per free-text column: rows come in runs that share a value (its provider, project, service, tag set)
+  const [provider, providerName, projectId, projectName, service, sku, costType, projectLabels, resourceLabels, resourceId] = Array.from({ length: 10 }, lastEscaped);
   return {
     sql: `COPY cost_line (${COST_LINE_COPY_COLUMNS.join(', ')}) FROM STDIN`,
-    write,
-    line: (r, x) => {
-      const out = new CopyBytes(256);
-      write(out, r, x);
-      return out.take().toString('utf8');
-    },
+    line: (r, x) =>
+      `${prefix}\t${provider(r.provider)}\t${providerName(r.provider_name)}\t${r.usage_date}\t${projectId(r.project_id)}\t${projectName(r.project_name)}` +
+      `\t${service(r.service)}\t${sku(r.sku)}\t${r.cost}\t${r.credits}\t${r.currency}\t${r.invoice_month ?? '\\N'}\t${r.cost_type === null ? '\\N' : costType(r.cost_type)}` +
+      `\t${projectLabels(x.project_labels)}\t${resourceLabels(x.resource_labels)}\t${resourceId(r.resource_id ?? '')}\t${r.usage_quantity ?? '\\N'}\t${x.amortisation}\n`,
+  };
+}
+
+/**
+ * escapeCopy that remembers its last value: the same text as the last row's (most often the very same string, which
+ * compares at once) is not searched for characters to escape again.
+ */
+function lastEscaped(): (v: string) => string {
+  let last = '';
+  let out = '';
+  return (v) => {
+    if (v !== last) {
+      last = v;
+      out = escapeCopy(v);
+    }
+    return out;
   };
 }
 
