@@ -145,35 +145,6 @@ function difference(out: MoneyValue, e: MoneyValue, c: MoneyValue, cr: MoneyValu
   return out;
 }
 
-const POW10 = Array.from({ length: 13 }, (_, i) => 10 ** i);
-
-/**
- * Reads a checked value (normalised decimal text: an optional '-', at most 12 integer and 12 decimal digits) into
- * `out`, as MoneyValue.read does, a character at a time: its slices and their number conversions were the costliest
- * part of `add`. Both parts are integers below 10^12, so the arithmetic is exact.
- */
-export function readChecked(out: MoneyValue, plain: string): MoneyValue {
-  const n = plain.length;
-  const negative = plain.charCodeAt(0) === 45; /* - */
-  let i = negative ? 1 : 0;
-  let whole = 0;
-  for (; i < n; i++) {
-    const c = plain.charCodeAt(i);
-    if (c === 46 /* . */) break;
-    whole = whole * 10 + (c - 48);
-  }
-  let frac = 0;
-  let digits = 0;
-  for (i++; i < n; i++) {
-    frac = frac * 10 + (plain.charCodeAt(i) - 48);
-    digits++;
-  }
-  frac *= POW10[12 - digits];
-  out.whole = negative && whole !== 0 ? -whole : whole;
-  out.frac = negative && frac !== 0 ? -frac : frac;
-  return out;
-}
-
 /** A value as fromUnits12 writes it (12 decimals). */
 function valueText(v: MoneyValue): string {
   const negative = v.whole < 0 || v.frac < 0;
@@ -244,14 +215,14 @@ export class RollupSums {
    * object returned is refilled by the next call: read it before adding another row.
    */
   add(r: CostRow): LineExtras {
-    const cost = readChecked(this.cost, r.cost);
-    const credits = readChecked(this.credits, r.credits);
+    const cost = this.cost.read(r.cost);
+    const credits = this.credits.read(r.credits);
     let amortisation: MoneyValue | null = null;
     let amortisationText = '0';
     const effective = r.effective_cost;
     // amortised equal to billed (most rows) needs no arithmetic
     if (effective !== null && effective !== undefined && !(r.credits === '0' ? effective === r.cost : r.cost === '0' && effective === r.credits)) {
-      const a = difference(this.amortisation, readChecked(this.effective, effective), cost, credits);
+      const a = difference(this.amortisation, this.effective.read(effective), cost, credits);
       if (a.whole !== 0 || a.frac !== 0) {
         amortisation = a;
         amortisationText = valueText(a);

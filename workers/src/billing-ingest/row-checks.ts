@@ -84,6 +84,7 @@ function labelProblem(kind: string, labels: Record<string, string>): string | nu
 }
 
 const TEXT_FIELDS = ['provider_name', 'project_id', 'project_name', 'service', 'sku', 'resource_id'] as const;
+const MONEY_FIELDS = ['cost', 'credits', 'effective_cost'] as const;
 
 /** Digits before the point of a normalised decimal ('-12.5': 2). */
 function integerDigits(normalised: string): number {
@@ -109,45 +110,6 @@ const lastFineText: string[] = TEXT_FIELDS.map(() => '');
 /** What a provider id looks like (FOCUS names become one in focus-csv.ts); the rollups' CHECK says the same (migration 101). */
 const PROVIDER_ID_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
-/** The text field's problem, or null; the last value found fine in field `i` is not checked again. */
-function fieldProblem(i: number, field: (typeof TEXT_FIELDS)[number], value: string): string | null {
-  if (value === lastFineText[i]) return null;
-  const bad = checkText(FIELD_NAMES[field], value, TEXT_LIMITS[field]);
-  if (bad === null) lastFineText[i] = value;
-  return bad;
-}
-
-// Amounts found fine, with their plain text: a file's rows share a few thousand amounts (0, list prices), and the
-// CSV reader hands a repeated value out as the same string, so this is one lookup instead of a scan and two more.
-// Starts again past CHECKED_AMOUNTS.
-const CHECKED_AMOUNTS = 10_000;
-const checkedAmounts = new Map<string, string>();
-
-/** The reason a money field is bad, or its plain decimal text. */
-function moneyProblem(name: string, raw: string | null | undefined): { bad: string } | string {
-  if (raw === '' || raw === null || raw === undefined) return { bad: `missing ${name}` };
-  const known = checkedAmounts.get(raw);
-  if (known !== undefined) return known;
-  const value = plainDecimal(raw);
-  if (value === null) return { bad: `${name} '${raw}' is not a number` };
-  // Stored exactly or not at all: numeric(24,12) would round a 13th decimal silently.
-  if (decimalPlaces(value) > MONEY_SCALE) return { bad: `${name} '${raw}' has more than ${MONEY_SCALE} decimal places` };
-  if (integerDigits(value) > 24 - MONEY_SCALE) return { bad: `${name} '${raw}' is too large` };
-  if (checkedAmounts.size >= CHECKED_AMOUNTS) checkedAmounts.clear();
-  checkedAmounts.set(raw, value);
-  return value;
-}
-
-// invoice months are YYYYMM: six digits
-const isMonth = (v: string) => {
-  if (v.length !== 6) return false;
-  for (let i = 0; i < 6; i++) {
-    const c = v.charCodeAt(i);
-    if (c < 48 || c > 57) return false;
-  }
-  return true;
-};
-
 export function validateRow(row: CostRow, window?: { from: string; to: string }, names?: MoneyFieldNames): string | null {
   if (!row.usage_date) return 'missing usage date';
   if (row.usage_date !== lastValidDate) {
@@ -167,32 +129,31 @@ export function validateRow(row: CostRow, window?: { from: string; to: string },
     lastValidProvider = row.provider;
   }
   if (!KNOWN_CURRENCIES.has(row.currency)) return `unknown currency '${row.currency}'`;
-  // written out per field (TEXT_FIELDS' order): a loop reading row[field] by name cost more than the checks
-  const text =
-    fieldProblem(0, 'provider_name', row.provider_name ?? '') ??
-    fieldProblem(1, 'project_id', row.project_id ?? '') ??
-    fieldProblem(2, 'project_name', row.project_name ?? '') ??
-    fieldProblem(3, 'service', row.service ?? '') ??
-    fieldProblem(4, 'sku', row.sku ?? '') ??
-    fieldProblem(5, 'resource_id', row.resource_id ?? '');
-  if (text !== null) return text;
+  for (let i = 0; i < TEXT_FIELDS.length; i++) {
+    const field = TEXT_FIELDS[i];
+    const value = row[field] ?? '';
+    if (value === lastFineText[i]) continue;
+    const bad = checkText(FIELD_NAMES[field], value, TEXT_LIMITS[field]);
+    if (bad) return bad;
+    lastFineText[i] = value;
+  }
   if (row.provider.length > TEXT_LIMITS.provider_name) return `provider id is longer than ${TEXT_LIMITS.provider_name} characters`;
-  if (row.invoice_month !== null && !isMonth(row.invoice_month)) return `invalid invoice month '${row.invoice_month}'`;
+  if (row.invoice_month !== null && !/^\d{6}$/.test(row.invoice_month)) return `invalid invoice month '${row.invoice_month}'`;
   if (row.cost_type !== null && (hasNul(row.cost_type) || row.cost_type.length > 64)) return 'invalid charge category';
   const labels = checkLabels('project', row.project_labels) ?? checkLabels('resource', row.resource_labels);
   if (labels) return labels;
-  const cost = moneyProblem(names?.cost ?? 'cost', row.cost);
-  if (typeof cost !== 'string') return cost.bad;
-  const credits = moneyProblem(names?.credits ?? 'credits', row.credits);
-  if (typeof credits !== 'string') return credits.bad;
-  // No amortised figure: the same as billed (the source says so in its notes).
-  const raw = row.effective_cost;
-  if (raw !== null && raw !== undefined) {
-    const effective = moneyProblem(names?.effective_cost ?? 'effective_cost', raw);
-    if (typeof effective !== 'string') return effective.bad;
-    row.effective_cost = effective;
+  for (const field of MONEY_FIELDS) {
+    const raw = row[field];
+    // No amortised figure: the same as billed (the source says so in its notes).
+    if (field === 'effective_cost' && (raw === null || raw === undefined)) continue;
+    const name = names?.[field] ?? field;
+    if (raw === '' || raw === null || raw === undefined) return `missing ${name}`;
+    const value = plainDecimal(raw);
+    if (value === null) return `${name} '${raw}' is not a number`;
+    // Stored exactly or not at all: numeric(24,12) would round a 13th decimal silently.
+    if (decimalPlaces(value) > MONEY_SCALE) return `${name} '${raw}' has more than ${MONEY_SCALE} decimal places`;
+    if (integerDigits(value) > 24 - MONEY_SCALE) return `${name} '${raw}' is too large`;
+    row[field] = value;
   }
-  row.cost = cost;
-  row.credits = credits;
   return null;
 }
