@@ -57,37 +57,26 @@ async function metadataOf(file: IngestFile, buffer: AsyncBuffer): Promise<FileMe
 /** Rows handed on at a time: enough that the async hand-over costs nothing per row, few enough to stay small. */
 const BATCH_ROWS = 2048;
 
-/**
- * Rows of a row group decoded at a time. A producer may write a million rows in one group: decoded whole, such a
- * group ran the worker out of its capped heap (infra/scripts/node-flags.ts; docs/decisions-billing.md, "Memory
- * bound"), so a large group is read in slices of its flat columns (hyparquet decodes only the pages covering a slice).
- * A nested column (a map of tags) is decoded once per group: hyparquet reads it whole whatever the slice.
- */
-export const SLICE_ROWS = 250_000;
-
 /** A column of one row group as hyparquet decoded it, page by page, read row after row without joining the pages. */
 class ColumnCursor {
   private readonly pieces: { rowStart: number; data: ArrayLike<unknown> }[] = [];
   private k = 0;
+  rows = 0;
 
   add(rowStart: number, data: ArrayLike<unknown>): void {
     this.pieces.push({ rowStart, data });
+    this.rows += data.length;
   }
 
-  /**
-   * The rows the pieces cover in one run from `rowStart` on (they come in any order): a slice's first and last pages
-   * may begin before it and end after it, as hyparquet decodes whole pages.
-   */
-  covered(rowStart: number): number {
+  /** Starts the first piece at `rowStart` (the pieces come in order); false when they do not cover the rows in one run. */
+  ready(rowStart: number): boolean {
     this.pieces.sort((a, b) => a.rowStart - b.rowStart);
-    this.k = 0;
-    if (!this.pieces.length || this.pieces[0].rowStart > rowStart) return 0;
-    let at = this.pieces[0].rowStart;
+    let at = rowStart;
     for (const p of this.pieces) {
-      if (p.rowStart !== at) break;
+      if (p.rowStart !== at) return false;
       at += p.data.length;
     }
-    return Math.max(0, at - rowStart);
+    return true;
   }
 
   /** The value of row `row` (absolute); rows are asked for in order. */
@@ -101,23 +90,17 @@ class ColumnCursor {
 /**
  * The rows of a Parquet file, row group by row group, in batches; `progress` gets the bytes read so far
  * (approximately). Each group's columns are read as hyparquet decodes them (its pages), and rows made of them a batch
- * at a time: neither a flattened copy of each column nor an array per row of the group is built, so memory is a
- * slice's decoded flat columns (SLICE_ROWS), the group's nested ones and one batch.
+ * at a time: neither a flattened copy of each column nor an array per row of the group is built, so memory is the
+ * group's decoded columns and one batch.
  */
-export async function* parquetBatches(
-  file: IngestFile,
-  state: FocusRowState,
-  progress: (done: number) => void,
-  sliceRows = SLICE_ROWS,
-): AsyncGenerator<SourceItem[]> {
+export async function* parquetBatches(file: IngestFile, state: FocusRowState, progress: (done: number) => void): AsyncGenerator<SourceItem[]> {
   const buffer = handleBuffer(file);
   const metadata = await metadataOf(file, buffer);
   if (typeof metadata === 'string') {
     yield [{ line: 1, error: metadata }];
     return;
   }
-  const fields = parquetSchema(metadata).children;
-  const names = fields.map((c) => c.element.name);
+  const names = parquetSchema(metadata).children.map((c) => c.element.name);
   const missing = missingColumns(names);
   if (missing.length) {
     yield [{ line: 1, error: `the Parquet schema is missing FOCUS column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}` }];
@@ -125,9 +108,6 @@ export async function* parquetBatches(
   }
   state.hasEffectiveColumn = names.includes('EffectiveCost');
   const columns = USED.filter((c) => names.includes(c));
-  const nestedNames = new Set(fields.filter((f) => f.children.length > 0 || f.element.repetition_type === 'REPEATED').map((f) => f.element.name));
-  const flat = columns.filter((c) => !nestedNames.has(c));
-  const nested = columns.filter((c) => nestedNames.has(c));
   let cursors = new Map<string, ColumnCursor>();
   let row = 0;
   const record = {
@@ -137,56 +117,31 @@ export async function* parquetBatches(
     },
     tags: () => cursors.get('Tags')?.at(row) ?? null,
   };
-  /** Decodes `names` for rows from–to into fresh cursors; an error text when hyparquet refuses or a column falls short. */
-  const decode = async (names: string[], from: number, to: number): Promise<Map<string, ColumnCursor> | string> => {
-    const read = new Map(names.map((c) => [c, new ColumnCursor()]));
-    if (!names.length) return read;
-    await parquetRead({ file: buffer, metadata, compressors, columns: names, rowStart: from, rowEnd: to, onChunk: (c) => read.get(c.columnName)?.add(c.rowStart, c.columnData) });
-    for (const [, c] of read) {
-      const have = c.covered(from);
-      if (have < to - from) return `${have}`;
-    }
-    return read;
-  };
   let rowStart = 0;
   for (const [g, group] of metadata.row_groups.entries()) {
     const rowEnd = rowStart + Number(group.num_rows);
     const where = `row group ${g + 1} (rows ${rowStart + 1}–${rowEnd})`;
-    const short = (have: number) => [{ line: rowStart + 1, error: `${where} holds ${have} rows, its metadata says ${rowEnd - rowStart}` }];
-    let groupNested: Map<string, ColumnCursor> | string;
+    cursors = new Map(columns.map((c) => [c, new ColumnCursor()]));
     try {
-      groupNested = await decode(nested, rowStart, rowEnd);
+      await parquetRead({ file: buffer, metadata, compressors, columns, rowStart, rowEnd, onChunk: (c) => cursors.get(c.columnName)?.add(c.rowStart, c.columnData) });
     } catch (err) {
       yield [{ line: rowStart + 1, error: `${where} is unreadable: ${(err as Error).message}` }];
       return;
     }
-    if (typeof groupNested === 'string') {
-      yield short(Number(groupNested));
-      return;
+    for (const c of cursors.values()) {
+      if (c.rows !== rowEnd - rowStart || !c.ready(rowStart)) {
+        yield [{ line: rowStart + 1, error: `${where} holds ${c.rows} rows, its metadata says ${rowEnd - rowStart}` }];
+        return;
+      }
     }
-    for (let sliceStart = rowStart; sliceStart < rowEnd; sliceStart += sliceRows) {
-      const sliceEnd = Math.min(rowEnd, sliceStart + sliceRows);
-      let slice: Map<string, ColumnCursor> | string;
-      try {
-        slice = await decode(flat, sliceStart, sliceEnd);
-      } catch (err) {
-        yield [{ line: rowStart + 1, error: `${where} is unreadable: ${(err as Error).message}` }];
-        return;
+    for (let from = rowStart; from < rowEnd; from += BATCH_ROWS) {
+      const out: SourceItem[] = [];
+      for (row = from; row < Math.min(rowEnd, from + BATCH_ROWS); row++) {
+        const line = row + 1;
+        const r = focusRow(record, state);
+        out.push(typeof r === 'string' ? { line, error: r } : { line, row: r });
       }
-      if (typeof slice === 'string') {
-        yield short(sliceStart - rowStart + Number(slice));
-        return;
-      }
-      cursors = new Map([...slice, ...groupNested]);
-      for (let from = sliceStart; from < sliceEnd; from += BATCH_ROWS) {
-        const out: SourceItem[] = [];
-        for (row = from; row < Math.min(sliceEnd, from + BATCH_ROWS); row++) {
-          const line = row + 1;
-          const r = focusRow(record, state);
-          out.push(typeof r === 'string' ? { line, error: r } : { line, row: r });
-        }
-        yield out;
-      }
+      yield out;
     }
     cursors = new Map();
     rowStart = rowEnd;
