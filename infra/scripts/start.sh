@@ -44,7 +44,7 @@ if [[ $MAIL == local && $LOCAL_SMTP_PORT != 0 ]]; then
 fi
 supervise api node --import tsx api/src/main.ts
 # The heap cap keeps the worker under 512 MB RSS whatever file it ingests (infra/scripts/node-flags.ts).
-supervise worker node --max-old-space-size=256 --import tsx workers/src/main.ts
+supervise worker node --max-old-space-size=384 --import tsx workers/src/main.ts
 
 probe=$HOST; [[ $HOST == 0.0.0.0 || $HOST == :: ]] && probe=127.0.0.1
 [[ $probe == *:* ]] && probe="[$probe]"

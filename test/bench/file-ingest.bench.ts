@@ -158,6 +158,8 @@ async function apiDropFolder(ctx: BenchContext, dropDir: string): Promise<{ inge
           [API_ACCOUNT.billingAccountId, name],);
         if (rows[0]?.status === 'succeeded') break;
         if (rows[0] && rows[0].status !== 'running') throw new Error(`${name}: batch ${rows[0].status}\n${worker.output().slice(-2000)}`);
+        // a worker out of heap leaves its batch running: said at once instead of waiting for a batch nobody works on
+        if (!worker.alive()) throw new Error(`${name}: the worker exited\n${worker.output().slice(-2000)}`);
         await new Promise((r) => setTimeout(r, 200));
       }
       const seconds = (performance.now() - started) / 1000;
