@@ -96,6 +96,8 @@ t.test('an anomaly explains itself on the screen, on a desktop and on a phone', 
       t.ok(box && box.width <= viewport.width, `the panel fits the ${viewport.width} px screen`);
       const overflow = await body.evaluate((el) => el.scrollWidth > el.clientWidth);
       t.notOk(overflow, 'no text runs off the side');
+      // the dialog slides in: the picture is of the panel as it rests, not half-way through its animation
+      await panel.evaluate((el) => Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished)));
       await shot(page, name);
       await page.keyboard.press('Escape');
       await body.waitFor({ state: 'detached' });
