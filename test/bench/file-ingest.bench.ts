@@ -21,14 +21,12 @@ import { createGzip, createGunzip } from 'node:zlib';
 import { createWriteStream } from 'node:fs';
 import { from as copyFrom } from 'pg-copy-streams';
 import { parse } from 'csv-parse';
-import { ParquetWriter, schemaFromColumnData } from 'hyparquet-writer';
-import { fileWriter } from 'hyparquet-writer';
 import { buildApp } from '../../api/src/app.ts';
 import { DEMO_PASSWORD } from '../../infra/scripts/seed.ts';
 import { startWorkerProcess } from '../faults.ts';
 import { BENCH_ACCOUNT } from './rows.ts';
 import { fmt, type BenchContext } from './context.ts';
-import { NARROW_COLUMNS, writeFocusCsv, writeFocusParquet } from './focus-files.ts';
+import { NARROW_COLUMNS, writeFocusCsv, writeFocusParquet, writeParquetRows } from './focus-files.ts';
 import { WORKER_NODE_FLAGS } from '../../infra/scripts/node-flags.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -50,25 +48,9 @@ async function cpuOf(pid: number): Promise<number> {
 }
 
 /** The CSV rewritten as Parquet, row group by row group (every column a string, NULL as null). */
-export async function csvToParquet(csv: string, parquet: string): Promise<void> {
+export function csvToParquet(csv: string, parquet: string): Promise<void> {
   const parser = createReadStream(csv).pipe(parse({ cast: (v, ctx) => (!ctx.quoting && v === 'NULL' ? null : v) }));
-  let header: string[] | null = null;
-  let writer: ParquetWriter | null = null;
-  let batch: (string | null)[][] = [];
-  const flush = () => {
-    if (!header || !batch.length) return;
-    const columnData = header.map((name, i) => ({ name, data: batch.map((r) => r[i]), type: 'STRING' as const, nullable: true }));
-    writer ??= new ParquetWriter({ writer: fileWriter(parquet), schema: schemaFromColumnData({ columnData }) });
-    writer.write({ columnData, rowGroupSize: batch.length });
-    batch = [];
-  };
-  for await (const record of parser as AsyncIterable<(string | null)[]>) {
-    if (!header) header = record as string[];
-    else batch.push(record);
-    if (batch.length === 100_000) flush();
-  }
-  flush();
-  (writer as ParquetWriter | null)?.finish();
+  return writeParquetRows(parquet, parser as AsyncIterable<(string | null)[]>, 100_000);
 }
 
 /** COPY of the file's rows (its CSV text, decompressed for .gz) into an unindexed table of text columns. */

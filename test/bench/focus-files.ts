@@ -55,27 +55,38 @@ export async function writeFocusCsv(path: string, rows: number, columns: string[
 }
 
 /**
- * The same rows written as Parquet directly (not through a CSV): every column an optional string, snappy pages, the
- * rows cut into row groups of `groupRows` as the providers' exports are (a column chunk per column per group).
+ * Rows (the first one the header) written as Parquet, every column an optional string, cut into row groups of
+ * `groupRows` as the providers' exports are (a column chunk per column per group). `options`: the writer's own
+ * (codec, statistics).
  */
-export async function writeFocusParquet(path: string, rows: number, columns: string[] | null, groupRows = 100_000): Promise<void> {
+export async function writeParquetRows(
+  path: string,
+  rows: AsyncIterable<(string | null)[]>,
+  groupRows: number,
+  options: Partial<Pick<ConstructorParameters<typeof ParquetWriter>[0], 'codec' | 'statistics'>> = {},
+): Promise<void> {
   let header: string[] | null = null;
   let writer: ParquetWriter | null = null;
   let group: (string | null)[][] = [];
   const flush = () => {
     if (!header || !group.length) return;
     const columnData = header.map((name, i) => ({ name, data: group.map((r) => r[i]), type: 'STRING' as const, nullable: true }));
-    writer ??= new ParquetWriter({ writer: fileWriter(path), schema: schemaFromColumnData({ columnData }), codec: 'SNAPPY', statistics: false });
+    writer ??= new ParquetWriter({ writer: fileWriter(path), schema: schemaFromColumnData({ columnData }), ...options });
     writer.write({ columnData, rowGroupSize: group.length });
     group = [];
   };
-  for await (const row of focusRows(rows, columns)) {
+  for await (const row of rows) {
     if (!header) header = row as string[];
     else group.push(row);
     if (group.length === groupRows) flush();
   }
   flush();
   (writer as ParquetWriter | null)?.finish();
+}
+
+/** The same rows written as Parquet directly (not through a CSV): snappy pages, row groups of `groupRows`. */
+export function writeFocusParquet(path: string, rows: number, columns: string[] | null, groupRows = 100_000): Promise<void> {
+  return writeParquetRows(path, focusRows(rows, columns), groupRows, { codec: 'SNAPPY', statistics: false });
 }
 
 if (process.argv[1]?.endsWith('focus-files.ts')) {
